@@ -1,0 +1,104 @@
+"""The GM input workbook: the decisions a turn waits for (battle results, answers), with dropdowns.
+
+It is written when a turn stops after its first pass, with every row to fill and whatever the GM
+already entered; it is read back with the same validation as an order workbook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from adjudicator.engine.ruleset import Ruleset, SheetRows
+from adjudicator.i18n import gettext_in, msg
+from adjudicator.problems import ProblemList
+from adjudicator.sheets import Kind
+from adjudicator.validation import validate_table
+from adjudicator.xlsx.reading import read_table, read_workbook
+from adjudicator.xlsx.safety import Limits
+from adjudicator.xlsx.writing import TITLE_FONT, atomic_save, header_row, put, write_rows
+
+GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30)
+
+
+def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFrame], turn: int, lang: str,
+                   problems: ProblemList | None = None) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = gettext_in(lang, "Instructions")
+    ws.column_dimensions["A"].width = 24
+    ws.column_dimensions["B"].width = 100
+    put(ws, 1, 1, msg("GM input for turn {turn}", turn=turn), lang)
+    ws.cell(row=1, column=1).font = TITLE_FONT
+    put(ws, 2, 1, msg("Fill in the empty cells of each sheet, save this file where it is, and run the turn "
+                      "again."), lang)
+    row = 4
+    for schema in ruleset.gm_input_schemas:
+        put(ws, row, 1, schema.title_in(lang), lang)
+        put(ws, row, 2, gettext_in(lang, schema.help) if schema.help else "", lang)
+        row += 1
+    if problems:
+        row += 1
+        put(ws, row, 1, msg("Problems in the previous input"), lang)
+        ws.cell(row=row, column=1).font = TITLE_FONT
+        for problem in problems:
+            row += 1
+            put(ws, row, 1, f"{problem.sheet or ''} {problem.cell or ''}".strip(), lang)
+            text = problem.message.render(lang) + (" " + problem.hint.render(lang) if problem.hint else "")
+            put(ws, row, 2, text, lang)
+    for schema in ruleset.gm_input_schemas:
+        sheet = wb.create_sheet(schema.title_in(lang))
+        header_row(sheet, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+        sheet.freeze_panes = "A2"
+        frame = requests.get(schema.key, pd.DataFrame(columns=schema.keys()))
+        rows = []
+        for record in frame.to_dict("records"):
+            values = []
+            for column in schema.columns:
+                value = record.get(column.key)
+                if value is not None and not isinstance(value, str) and pd.isna(value):
+                    value = None
+                if value is not None and column.kind is Kind.CHOICE:
+                    value = column.choice_label(str(value), lang)
+                values.append(value)
+            rows.append(values)
+        write_rows(sheet, 2, rows, lang)
+        last = max(len(rows) + 1, 100)
+        keys = schema.keys()
+        for index, column in enumerate(schema.columns, start=1):
+            letter = sheet.cell(row=1, column=index).column_letter
+            if column.kind is Kind.CHOICE:
+                labels = ",".join(column.choice_label(c.code, lang) for c in column.choices)
+                validation = DataValidation(type="list", formula1=f'"{labels}"', allow_blank=True)
+                validation.add(f"{letter}2:{letter}{last}")
+                sheet.add_data_validation(validation)
+            elif column.key == "winner" and "faction_a" in keys:
+                for r, record in enumerate(frame.to_dict("records"), start=2):
+                    options = f'"{record.get("faction_a")},{record.get("faction_b")},DRAW"'
+                    validation = DataValidation(type="list", formula1=options, allow_blank=True)
+                    validation.add(f"{letter}{r}")
+                    sheet.add_data_validation(validation)
+            elif column.kind in (Kind.INT, Kind.NUMBER) and column.minimum is not None:
+                validation = DataValidation(type="decimal", operator="between", formula1=str(column.minimum),
+                                            formula2=str(column.maximum if column.maximum is not None else 10**9),
+                                            allow_blank=True)
+                validation.add(f"{letter}2:{letter}{last}")
+                sheet.add_data_validation(validation)
+    atomic_save(wb, path)
+
+
+def read_gm_input(path: Path, ruleset: Ruleset, problems: ProblemList) -> dict[str, SheetRows] | None:
+    book = read_workbook(path, problems, GM_LIMITS)
+    if book is None:
+        return None
+    sheets: dict[str, SheetRows] = {}
+    for schema in ruleset.gm_input_schemas:
+        table = read_table(book, schema, problems)
+        if table is None:
+            continue
+        typed = validate_table(table, problems, path.name)
+        sheets[schema.key] = SheetRows(schema, table.sheet, typed, table.letters, path.name)
+    return sheets

@@ -1,0 +1,282 @@
+"""The GM's master workbook, campaign.xlsx: settings, parameters, factions, the ruleset's state
+tables, the cumulative Ledger and Dice sheets, and the tabs of every resolved turn.
+
+The GM may edit it by hand (parameters, map, corrections); it is read with the same validation as a
+player's workbook, so a GM's typo is reported at its cell, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pandas as pd
+from openpyxl import Workbook
+
+from adjudicator.dice import Roll
+from adjudicator.engine.parameters import ParameterError
+from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
+from adjudicator.i18n import N_, UnsupportedLanguageError, fold, msg, normalise_language
+from adjudicator.ledger import LedgerLine
+from adjudicator.problems import ProblemList
+from adjudicator.sheets import Column, Kind, TableSchema, records
+from adjudicator.validation import validate_table
+from adjudicator.xlsx.reading import read_table, read_workbook
+from adjudicator.xlsx.safety import Limits
+from adjudicator.xlsx.writing import header_row, sheet_title, write_report_sheet, write_rows
+
+MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000)
+
+SETTINGS = TableSchema("settings", N_("Settings"), (
+    Column("setting", N_("Setting"), required=True, width=20),
+    Column("value", N_("Value"), width=40),
+))
+PARAMETERS = TableSchema("parameters", N_("Parameters"), (
+    Column("parameter", N_("Parameter"), required=True, width=28),
+    Column("value", N_("Value"), width=14),
+    Column("default", N_("Default"), width=14),
+    Column("description", N_("Description"), width=90),
+))
+FACTION_BASE = (
+    Column("id", N_("ID"), required=True, width=10),
+    Column("name", N_("Name"), required=True, width=24),
+    Column("language", N_("Language"), width=10),
+)
+LEDGER = TableSchema("ledger", N_("Ledger"), (
+    Column("turn", N_("Turn"), Kind.INT, width=6),
+    Column("phase", N_("Phase"), width=10),
+    Column("faction", N_("Faction"), width=10),
+    Column("account", N_("Account"), width=14),
+    Column("change", N_("Change"), Kind.INT, width=10),
+    Column("balance", N_("Balance"), Kind.INT, width=10),
+    Column("cause", N_("Cause"), width=50),
+    Column("reference", N_("Reference"), width=28),
+))
+DICE = TableSchema("dice", N_("Dice"), (
+    Column("turn", N_("Turn"), Kind.INT, width=6),
+    Column("purpose", N_("Purpose"), width=50),
+    Column("dice", N_("Dice"), width=8),
+    Column("results", N_("Results"), width=24),
+    Column("total", N_("Total"), Kind.INT, width=8),
+))
+
+#: Settings every campaign has, in the order they are shown.
+SETTING_KEYS = ("campaign", "title", "ruleset", "seed", "turn", "language", "deadline", "secret")
+
+
+def factions_schema(ruleset: Ruleset) -> TableSchema:
+    return TableSchema("factions", N_("Factions"), FACTION_BASE + ruleset.faction_columns)
+
+
+def new_secret() -> str:
+    return secrets.token_hex(16)
+
+
+def turn_label(turn: int) -> str:
+    return f"T{turn:02d}"
+
+
+# ---------------------------------------------------------------------------------------- reading
+def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tuple[Campaign, Ruleset] | None:
+    """The campaign in ``path`` and its ruleset; None with problems (at their cells) when it is unusable."""
+    book = read_workbook(path, problems, MASTER_LIMITS)
+    if book is None:
+        return None
+    where = {"file": path.name}
+    table = read_table(book, SETTINGS, problems)
+    if table is None:
+        return None
+    settings = {fold(r["setting"]): r["value"] for _, r in records(table.frame) if r["setting"] is not None}
+    try:
+        ruleset = ruleset_lookup(str(settings.get("ruleset") or ""))
+    except ValueError:
+        problems.error("M01", msg("The ruleset {name} is not installed.", name=str(settings.get("ruleset"))),
+                       msg("Run 'adjudicator rulesets' to see the installed rulesets."), sheet=table.sheet,
+                       **where)
+        return None
+
+    def setting_cell(key: str) -> str:
+        for row, r in records(table.frame):
+            if r["setting"] is not None and fold(r["setting"]) == key:
+                return table.cell(int(row), "value")
+        return "B1"
+
+    numbers = {}
+    for key in ("seed", "turn"):
+        try:
+            numbers[key] = int(float(settings.get(key)))  # type: ignore[arg-type]
+            if numbers[key] < (1 if key == "turn" else 0):
+                raise ValueError
+        except (TypeError, ValueError):
+            problems.error("M02", msg("The setting {key} must be a whole number.", key=key), None,
+                           sheet=table.sheet, cell=setting_cell(key), **where)
+    try:
+        language = normalise_language(settings.get("language") or ruleset.default_language)
+    except UnsupportedLanguageError:
+        problems.error("M03", msg("Language {value} is not supported; use en, es or ru.",
+                                  value=str(settings.get("language"))), None,
+                       sheet=table.sheet, cell=setting_cell("language"), **where)
+        language = ruleset.default_language
+    for key in ("campaign", "secret"):
+        if not settings.get(key):
+            problems.error("M04", msg("The setting {key} is missing.", key=key), None, sheet=table.sheet, **where)
+
+    parameters: dict[str, Any] = {}
+    param_table = read_table(book, PARAMETERS, problems)
+    defaults = ruleset.parameters()
+    if param_table is not None:
+        overrides: dict[str, Any] = {}
+        for row, r in records(param_table.frame):
+            key = str(r["parameter"] or "").strip()
+            if not key:
+                continue
+            try:
+                overrides[key] = r["value"]
+                defaults.resolve({key: r["value"]})
+            except ParameterError as exc:
+                overrides.pop(key, None)
+                problems.error("M05", msg("Parameter {key}: {reason}.", key=key, reason=str(exc)),
+                               msg("Correct the value, or clear it to use the default."),
+                               sheet=param_table.sheet, cell=param_table.cell(int(row), "value"), **where)
+        parameters = defaults.resolve(overrides)
+    else:
+        parameters = defaults.defaults()
+
+    tables: dict[str, pd.DataFrame] = {}
+    for schema in (factions_schema(ruleset), *ruleset.state_schemas):
+        found = read_table(book, schema, problems)
+        if found is None:
+            tables[schema.key] = pd.DataFrame(columns=[*schema.keys(), "_invalid"])
+            continue
+        tables[schema.key] = validate_table(found, problems, path.name)
+        if schema.key == "factions":
+            faction_sheet = found
+    factions: dict[str, Faction] = {}
+    for row, r in records(tables["factions"]):
+        fid = str(r.get("id") or "").strip().upper()
+        if not fid:
+            continue
+        try:
+            lang = normalise_language(r.get("language") or language)
+        except UnsupportedLanguageError:
+            problems.error("M03", msg("Language {value} is not supported; use en, es or ru.",
+                                      value=str(r.get("language"))), None,
+                           sheet=faction_sheet.sheet, cell=faction_sheet.cell(int(row), "language"), **where)
+            lang = language
+        if fid in factions:
+            problems.error("M06", msg("Faction {faction} is listed twice.", faction=fid), None,
+                           sheet=faction_sheet.sheet, cell=faction_sheet.cell(int(row), "id"), **where)
+        factions[fid] = Faction(fid, str(r.get("name") or fid), lang)
+    if "factions" in tables:
+        tables["factions"]["id"] = [str(v or "").strip().upper() for v in tables["factions"]["id"]]
+    if problems.has_errors():
+        return None
+    campaign = Campaign(
+        campaign_id=str(settings["campaign"]),
+        title=str(settings.get("title") or settings["campaign"]),
+        ruleset=ruleset.name,
+        seed=numbers["seed"],
+        turn=numbers["turn"],
+        language=language,
+        secret=str(settings["secret"]),
+        factions=factions,
+        parameters=parameters,
+        tables={k: v.drop(columns=["_invalid"], errors="ignore") for k, v in tables.items()},
+        settings=settings,
+    )
+    return campaign, ruleset
+
+
+# ---------------------------------------------------------------------------------------- writing
+def _frame_rows(frame: pd.DataFrame, schema: TableSchema) -> list[list[Any]]:
+    rows = []
+    for record in frame.to_dict("records"):
+        row = []
+        for key in schema.keys():
+            value = record.get(key)
+            if value is not None and not isinstance(value, str) and pd.isna(value):
+                value = None
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if value is not None and schema.column(key).kind is Kind.CHOICE:
+                value = schema.column(key).choice_label(str(value), "en")
+            row.append(value)
+        rows.append(row)
+    return rows
+
+
+def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[Any]], lang: str) -> None:
+    """Rewrite ``schema``'s sheet in place (same position), or add it."""
+    wanted = schema.spellings()
+    index = None
+    for i, ws in enumerate(wb.worksheets):
+        if fold(ws.title) in wanted:
+            index = i
+            wb.remove(ws)
+            break
+    ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
+    header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+    write_rows(ws, 2, rows, lang)
+    ws.freeze_panes = "A2"
+
+
+def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict[str, pd.DataFrame],
+                turn: int) -> None:
+    lang = campaign.language
+    settings = dict(campaign.settings)
+    settings.update({"campaign": campaign.campaign_id, "title": campaign.title, "ruleset": ruleset.name,
+                     "seed": campaign.seed, "turn": turn, "language": lang, "secret": campaign.secret})
+    ordered = [k for k in SETTING_KEYS if k in settings] + sorted(k for k in settings if k not in SETTING_KEYS)
+    _replace_table(wb, SETTINGS, [[k, settings[k]] for k in ordered], lang)
+    defaults = ruleset.parameters()
+    rows = []
+    for key, parameter in defaults.parameters.items():
+        value = campaign.parameters.get(key, parameter.default)
+        shown = parameter.show(value) if value != parameter.default else None
+        rows.append([key, shown, parameter.show(parameter.default), parameter.description])
+    _replace_table(wb, PARAMETERS, rows, lang)
+    for schema in (factions_schema(ruleset), *ruleset.state_schemas):
+        frame = tables.get(schema.key, campaign.tables.get(schema.key))
+        _replace_table(wb, schema, _frame_rows(frame, schema) if frame is not None else [], lang)
+
+
+def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str) -> None:
+    for schema, rows in (
+        (LEDGER, [[l.turn, l.phase, l.faction, l.account, l.change, l.balance, l.cause, l.reference]
+                  for l in lines]),
+        (DICE, [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]),
+    ):
+        wanted = schema.spellings()
+        ws = next((w for w in wb.worksheets if fold(w.title) in wanted), None)
+        if ws is None:
+            ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)))
+            header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+            ws.freeze_panes = "A2"
+        start = ws.max_row + 1 if ws.max_row > 1 or ws.cell(1, 1).value is not None else 2
+        write_rows(ws, start, rows, lang)
+
+
+def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:
+    wb = Workbook()
+    wb.remove(wb.active)
+    write_state(wb, ruleset, campaign, campaign.tables, campaign.turn)
+    append_ledger_and_dice(wb, [], [], campaign.language)
+    return wb
+
+
+def add_turn_tabs(wb: Workbook, turn: int, order_rows: list[list[Any]], order_headers: list[Any],
+                  reports: list[ReportTable], lang: str) -> None:
+    from adjudicator.xlsx.writing import write_table_sheet
+
+    label = turn_label(turn)
+    write_table_sheet(wb, f"{label} " + msg("Orders").render(lang), order_headers, order_rows, lang)
+    write_report_sheet(wb, f"{label} " + msg("Report").render(lang), reports, lang)
+
+
+def open_master(path: Path) -> Workbook:
+    return openpyxl.load_workbook(path)
+
+

@@ -1,0 +1,363 @@
+"""The GM's jobs on a campaign folder: new, templates, check, run.
+
+Each job reads the campaign, does its work in memory or in a staging folder, and changes the
+campaign only at the end (see :mod:`adjudicator.campaign.store`). None of them ever writes to a
+submitted workbook.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator import __version__
+from adjudicator.campaign import master
+from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
+from adjudicator.campaign.outputs import checked_copy, outcome_rows, results_workbook
+from adjudicator.campaign.store import CampaignFolder
+from adjudicator.campaign.submissions import Submission, flag_duplicates, inbox_files, load_submission, sha256_of
+from adjudicator.dice import Dice
+from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
+from adjudicator.i18n import msg
+from adjudicator.ledger import Ledger, unreconciled
+from adjudicator.problems import ProblemList
+from adjudicator.xlsx.templates import build_order_workbook
+from adjudicator.xlsx.writing import atomic_copy, atomic_save
+
+
+class CampaignError(Exception):
+    """Raised when a campaign folder cannot be used; ``problems`` says why, at their cells."""
+
+    def __init__(self, problems: ProblemList) -> None:
+        super().__init__("; ".join(p.message.render() for p in problems))
+        self.problems = problems
+
+
+class LedgerMismatchError(RuntimeError):
+    """Raised when a ruleset's ledger does not reconcile; the turn is not committed."""
+
+
+def _fail(code: str, message: Any, hint: Any = None, **where: Any) -> CampaignError:
+    problems = ProblemList()
+    problems.error(code, message, hint, **where)
+    return CampaignError(problems)
+
+
+def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:
+    folder = CampaignFolder(root)
+    if not folder.master.exists():
+        raise _fail("M00", msg("There is no campaign in {folder}: campaign.xlsx is missing.", folder=root.name),
+                    msg("Start one with 'adjudicator new RULESET FOLDER'."))
+    problems = ProblemList()
+    loaded = master.load_campaign(folder.master, find_ruleset, problems)
+    if loaded is None:
+        raise CampaignError(problems)
+    campaign, ruleset = loaded
+    if folder.recover(campaign.turn):
+        loaded = master.load_campaign(folder.master, find_ruleset, problems)
+        if loaded is None:
+            raise CampaignError(problems)
+        campaign, ruleset = loaded
+    return folder, campaign, ruleset
+
+
+# --------------------------------------------------------------------------------------------- new
+def new_campaign(ruleset: Ruleset, root: Path, example: bool = False) -> CampaignFolder:
+    folder = CampaignFolder(root)
+    if folder.master.exists():
+        raise _fail("M07", msg("{folder} already holds a campaign.", folder=root.name),
+                    msg("Choose an empty folder."))
+    root.mkdir(parents=True, exist_ok=True)
+    folder.inbox.mkdir(exist_ok=True)
+    if example:
+        source = ruleset.example_dir()
+        if not (source / "campaign.xlsx").exists():
+            raise _fail("M08", msg("The ruleset {name} has no bundled example.", name=ruleset.name))
+        for workbook in inbox_files(source / "inbox"):
+            shutil.copyfile(workbook, folder.inbox / workbook.name)
+        atomic_copy(source / "campaign.xlsx", folder.master)
+        gm = source / "gm_input.xlsx"
+        if gm.exists():
+            _, campaign, _ = open_campaign(root)
+            folder.pending_dir(campaign.turn).mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(gm, folder.gm_input(campaign.turn))
+        return folder
+    import pandas as pd
+
+    campaign = Campaign(
+        campaign_id=root.name, title=root.name, ruleset=ruleset.name, seed=int.from_bytes(os.urandom(4), "big"),
+        turn=1, language=ruleset.default_language, secret=master.new_secret(), factions={},
+        parameters=ruleset.parameters().defaults(),
+        tables={s.key: pd.DataFrame(columns=s.keys())
+                for s in (master.factions_schema(ruleset), *ruleset.state_schemas)},
+        settings={"deadline": ""},
+    )
+    atomic_save(master.new_master(ruleset, campaign), folder.master)
+    return folder
+
+
+# ---------------------------------------------------------------------------------------- templates
+def make_templates(root: Path) -> list[Path]:
+    folder, campaign, ruleset = open_campaign(root)
+    if not campaign.factions:
+        raise _fail("M09", msg("The campaign has no factions."),
+                    msg("List them in the Factions sheet of campaign.xlsx."), file="campaign.xlsx")
+    out = []
+    target = folder.templates_dir(campaign.turn)
+    for faction in sorted(campaign.factions):
+        path = target / f"{faction}.xlsx"
+        if not path.exists():
+            atomic_save(build_order_workbook(ruleset, campaign, faction), path)
+        out.append(path)
+    return out
+
+
+# ------------------------------------------------------------------------------------------- check
+@dataclass
+class CheckOutcome:
+    campaign: Campaign
+    submissions: list[Submission]
+    missing: list[str]
+    checked: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(s.problems.has_errors() for s in self.submissions)
+
+
+def _submissions(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> list[Submission]:
+    paths = files or inbox_files(folder.inbox)
+    submissions = [load_submission(p, campaign, ruleset) for p in sorted(paths, key=lambda p: p.name)]
+    flag_duplicates(submissions)
+    return submissions
+
+
+def _language_of(submission: Submission, campaign: Campaign) -> str:
+    if submission.faction and submission.faction in campaign.factions:
+        return campaign.factions[submission.faction].language
+    return campaign.language
+
+
+def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list[Submission]) -> dict[str, Path]:
+    written = {}
+    for submission in submissions:
+        if not submission.problems:
+            continue
+        target = folder.checks_dir(campaign.turn) / f"{submission.path.stem}.checked.xlsx"
+        atomic_save(checked_copy(submission, _language_of(submission, campaign)), target)
+        written[submission.name] = target
+    return written
+
+
+def check(root: Path, files: list[Path] | None = None) -> CheckOutcome:
+    folder, campaign, ruleset = open_campaign(root)
+    submissions = _submissions(folder, campaign, ruleset, list(files or []))
+    taken = {s.faction for s in submissions if s.accepted}
+    outcome = CheckOutcome(campaign, submissions, sorted(set(campaign.factions) - taken))
+    outcome.checked = _write_checked(folder, campaign, submissions)
+    return outcome
+
+
+# --------------------------------------------------------------------------------------------- run
+@dataclass
+class RunOutcome:
+    status: str  # "resolved", "waiting", "invalid", "missing"
+    campaign: Campaign
+    submissions: list[Submission] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    gm_input: Path | None = None
+    gm_problems: ProblemList = field(default_factory=ProblemList)
+    results: dict[str, Path] = field(default_factory=dict)
+    turn_dir: Path | None = None
+    seed: int = 0
+    checked: dict[str, Path] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def run(
+    root: Path,
+    files: list[Path] | None = None,
+    seed: int | None = None,
+    allow_missing: bool = False,
+    reprocess: bool = False,
+    stop_for_gm: bool = False,
+) -> RunOutcome:
+    folder = CampaignFolder(root)
+    with folder.locked():
+        folder, campaign, ruleset = open_campaign(root)
+        if reprocess:
+            return _reprocess(folder, campaign, ruleset, list(files or []), seed)
+        submissions = _submissions(folder, campaign, ruleset, list(files or []))
+        return _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
+                        folder.gm_input(campaign.turn), None)
+
+
+def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, files: list[Path],
+               seed: int | None) -> RunOutcome:
+    turn = current.turn - 1
+    manifest = folder.manifest(turn) if turn >= 1 else None
+    if manifest is None:
+        raise _fail("M10", msg("There is no resolved turn to reprocess."), None)
+    turn_dir = folder.turn_dir(turn)
+    problems = ProblemList()
+    loaded = master.load_campaign(turn_dir / "state_before.xlsx", find_ruleset, problems)
+    if loaded is None:
+        raise CampaignError(problems)
+    campaign, ruleset = loaded
+    paths = files or sorted((turn_dir / "submitted").glob("*.*"))
+    paths = [p for p in paths if p.name != "SHA256SUMS"]
+    submissions = [load_submission(p, campaign, ruleset) for p in sorted(paths, key=lambda p: p.name)]
+    flag_duplicates(submissions)
+    gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
+    return _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
+                    allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn)
+
+
+def _resolve(
+    folder: CampaignFolder,
+    campaign: Campaign,
+    ruleset: Ruleset,
+    submissions: list[Submission],
+    seed: int | None,
+    allow_missing: bool,
+    stop_for_gm: bool,
+    gm_path: Path,
+    supersede: int | None,
+) -> RunOutcome:
+    turn = campaign.turn
+    used_seed = campaign.seed if seed is None else int(seed)
+    outcome = RunOutcome("invalid", campaign, submissions, seed=used_seed)
+    rejected = [s for s in submissions if not s.accepted]
+    taken = {s.faction: s for s in submissions if s.accepted}
+    outcome.missing = sorted(set(campaign.factions) - set(taken))
+    if rejected:
+        outcome.checked = _write_checked(folder, campaign, submissions)
+        return outcome
+    if outcome.missing and not allow_missing:
+        outcome.status = "missing"
+        return outcome
+
+    orders: dict[str, FactionOrders] = {f: s.orders for f, s in taken.items() if s.orders is not None}
+    gm_problems = ProblemList()
+    gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
+    dice = Dice(used_seed, turn)
+    ledger = Ledger(turn)
+    result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
+    outcome.gm_problems = gm_problems
+    if result.needs_gm_input or (stop_for_gm and gm_sheets is None):
+        requests = result.gm_requests if result.gm_requests is not None else {}
+        target = folder.gm_input(turn)
+        write_gm_input(target, ruleset, requests, turn, campaign.language, gm_problems)
+        outcome.status = "waiting"
+        outcome.gm_input = target
+        return outcome
+    bad = unreconciled(result.opening_balances, ledger.lines, result.closing_balances)
+    if bad:
+        raise LedgerMismatchError(f"ledger does not reconcile: {bad[:5]}")
+
+    staging = folder.new_staging(turn)
+    try:
+        manifest = _stage(folder, staging, campaign, ruleset, submissions, taken, result, ledger, dice, gm_sheets,
+                          gm_path, used_seed)
+        if supersede is not None:
+            folder.supersede(supersede)
+        folder.commit(turn, staging, manifest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    _archive_inbox(folder, turn, submissions)
+    shutil.rmtree(folder.pending_dir(turn), ignore_errors=True)
+    outcome.status = "resolved"
+    outcome.turn_dir = folder.turn_dir(turn)
+    outcome.results = {f: outcome.turn_dir / "results" / f"{f}.xlsx" for f in sorted(campaign.factions)}
+    return outcome
+
+
+def _stage(
+    folder: CampaignFolder,
+    staging: Path,
+    campaign: Campaign,
+    ruleset: Ruleset,
+    submissions: list[Submission],
+    taken: dict[str | None, Submission],
+    result: TurnResult,
+    ledger: Ledger,
+    dice: Dice,
+    gm_sheets: Any,
+    gm_path: Path,
+    used_seed: int,
+) -> dict[str, Any]:
+    turn = campaign.turn
+    label = master.turn_label(turn)
+    submitted = staging / "submitted"
+    submitted.mkdir()
+    sums = []
+    manifest_files: dict[str, Any] = {}
+    for faction, submission in sorted(taken.items()):
+        name = f"{faction}{submission.path.suffix.lower()}"
+        shutil.copyfile(submission.path, submitted / name)
+        sums.append(f"{submission.sha256}  {name}")
+        manifest_files[str(faction)] = {"received_as": submission.name, "stored_as": name,
+                                        "sha256": submission.sha256}
+    (submitted / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
+    shutil.copyfile(folder.master, staging / "state_before.xlsx")
+    if gm_sheets is not None:
+        shutil.copyfile(gm_path, staging / "gm_input.xlsx")
+
+    results_dir = staging / "results"
+    results_dir.mkdir()
+    result_hashes = {}
+    for faction in sorted(campaign.factions):
+        lang = campaign.factions[faction].language
+        submission = taken.get(faction)
+        wb = results_workbook(
+            submission, faction, label,
+            [o for o in result.outcomes if o.faction == faction],
+            result.faction_reports.get(faction, []),
+            ledger.for_faction(faction),
+            lang,
+            msg("Results of turn {turn}", turn=turn),
+        )
+        path = results_dir / f"{faction}.xlsx"
+        atomic_save(wb, path)
+        result_hashes[faction] = sha256_of(path)
+
+    wb = master.open_master(folder.master)
+    master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
+    master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
+    order_headers: list[Any] = []
+    order_table: list[list[Any]] = []
+    for faction, submission in sorted(taken.items()):
+        if submission.orders is None:
+            continue
+        for sheet in submission.orders.sheets.values():
+            headers, rows = outcome_rows(sheet, str(faction), result.outcomes, list(submission.problems),
+                                         campaign.language)
+            order_headers = [msg("Faction"), *headers]
+            order_table += [[faction, *row] for row in rows]
+    master.add_turn_tabs(wb, turn, order_table, order_headers, result.gm_reports, campaign.language)
+    atomic_save(wb, staging / "campaign_after.xlsx")
+    return {
+        "turn": turn,
+        "ruleset": ruleset.name,
+        "adjudicator": __version__,
+        "seed": used_seed,
+        "submitted": manifest_files,
+        "gm_input_sha256": sha256_of(gm_path) if gm_sheets is not None else None,
+        "results_sha256": result_hashes,
+        "ledger_lines": len(ledger.lines),
+        "dice_rolls": len(dice.log),
+    }
+
+
+def _archive_inbox(folder: CampaignFolder, turn: int, submissions: list[Submission]) -> None:
+    """Move the inbox files this turn used out of the inbox (they are kept, byte for byte)."""
+    archive = folder.turn_dir(turn) / "inbox"
+    for submission in submissions:
+        if submission.path.parent.resolve() == folder.inbox.resolve() and submission.path.exists():
+            archive.mkdir(exist_ok=True)
+            os.replace(submission.path, archive / submission.name)

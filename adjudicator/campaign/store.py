@@ -1,0 +1,177 @@
+"""The campaign folder as a store: its paths, its lock, and the commit of a turn.
+
+::
+
+    campaign.xlsx                 the GM's master workbook (the current state)
+    inbox/                        submitted workbooks waiting for the turn
+    pending/T01/gm_input.xlsx     what the GM fills when a turn waits for decisions
+    checks/T01/                   copies of submitted workbooks with an Errors tab
+    turns/T01/templates/          the order workbooks handed out
+    turns/T01/submitted/          the workbooks used, exactly as received, and SHA256SUMS
+    turns/T01/state_before.xlsx   campaign.xlsx as it was before the turn
+    turns/T01/gm_input.xlsx       the GM's decisions used
+    turns/T01/results/            one results workbook per faction
+    turns/T01/campaign_after.xlsx campaign.xlsx as the turn left it
+    turns/T01/turn.json           the manifest; written last, it marks the turn as resolved
+
+A turn is staged in a hidden folder, moved into ``turns/TNN/`` (``turn.json`` last), and only then is
+``campaign.xlsx`` replaced. An interruption before ``turn.json`` leaves the campaign as it was (the
+partial files are moved aside); one after it is rolled forward the next time the campaign is opened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from adjudicator.campaign.master import turn_label
+from adjudicator.xlsx.writing import atomic_copy, atomic_write_text
+
+MASTER = "campaign.xlsx"
+MANIFEST = "turn.json"
+STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx")
+
+
+class CampaignBusyError(RuntimeError):
+    """Raised when another adjudicator process holds the campaign's lock."""
+
+
+class CampaignFolder:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    @property
+    def master(self) -> Path:
+        return self.root / MASTER
+
+    @property
+    def inbox(self) -> Path:
+        return self.root / "inbox"
+
+    @property
+    def turns(self) -> Path:
+        return self.root / "turns"
+
+    def turn_dir(self, turn: int) -> Path:
+        return self.turns / turn_label(turn)
+
+    def pending_dir(self, turn: int) -> Path:
+        return self.root / "pending" / turn_label(turn)
+
+    def gm_input(self, turn: int) -> Path:
+        return self.pending_dir(turn) / "gm_input.xlsx"
+
+    def checks_dir(self, turn: int) -> Path:
+        return self.root / "checks" / turn_label(turn)
+
+    def templates_dir(self, turn: int) -> Path:
+        return self.turn_dir(turn) / "templates"
+
+    def manifest(self, turn: int) -> dict[str, Any] | None:
+        path = self.turn_dir(turn) / MANIFEST
+        if not path.exists():
+            return None
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    # ------------------------------------------------------------------ lock
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        lock = self.root / ".adjudicator.lock"
+        for _ in range(2):
+            try:
+                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                break
+            except FileExistsError:
+                if _stale(lock):
+                    lock.unlink(missing_ok=True)
+                    continue
+                raise CampaignBusyError(str(self.root)) from None
+        else:  # pragma: no cover - the stale lock reappeared
+            raise CampaignBusyError(str(self.root))
+        try:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            yield
+        finally:
+            lock.unlink(missing_ok=True)
+
+    # -------------------------------------------------------------- staging
+    def new_staging(self, turn: int) -> Path:
+        self.turns.mkdir(parents=True, exist_ok=True)
+        staging = self.turns / f".{turn_label(turn)}.staging-{os.getpid()}"
+        if staging.exists():
+            shutil.rmtree(staging)
+        staging.mkdir()
+        return staging
+
+    def commit(self, turn: int, staging: Path, manifest: dict[str, Any]) -> None:
+        """Move a staged turn into place, write its manifest, then replace campaign.xlsx."""
+        target = self.turn_dir(turn)
+        target.mkdir(parents=True, exist_ok=True)
+        for item in STAGED_ITEMS:
+            source = staging / item
+            if source.exists():
+                os.replace(source, target / item)
+        atomic_write_text(target / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False))
+        shutil.rmtree(staging, ignore_errors=True)
+        atomic_copy(target / "campaign_after.xlsx", self.master)
+
+    def supersede(self, turn: int) -> Path:
+        """Move a resolved turn's outputs aside (to reprocess it); the templates stay."""
+        source = self.turn_dir(turn)
+        number = 1
+        while (source / f"superseded-{number}").exists():
+            number += 1
+        aside = source / f"superseded-{number}"
+        aside.mkdir()
+        os.replace(source / MANIFEST, aside / MANIFEST)
+        for item in STAGED_ITEMS:
+            if (source / item).exists():
+                os.replace(source / item, aside / item)
+        return aside
+
+    # ------------------------------------------------------------- recovery
+    def recover(self, current_turn: int) -> list[str]:
+        """Finish or undo what an interrupted run left; returns what was done, for the GM."""
+        notes: list[str] = []
+        if self.turns.is_dir():
+            for leftover in sorted(self.turns.glob(".T*.staging-*")):
+                shutil.rmtree(leftover, ignore_errors=True)
+                notes.append(f"removed the staging folder of an interrupted run: {leftover.name}")
+        target = self.turn_dir(current_turn)
+        if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
+            atomic_copy(target / "campaign_after.xlsx", self.master)
+            notes.append(f"completed the interrupted commit of turn {current_turn}")
+            return notes
+        partial = [item for item in STAGED_ITEMS if (target / item).exists()]
+        if partial:
+            number = 1
+            while (target / f"interrupted-{number}").exists():
+                number += 1
+            aside = target / f"interrupted-{number}"
+            aside.mkdir(parents=True)
+            for item in partial:
+                os.replace(target / item, aside / item)
+            notes.append(f"moved the partial files of an interrupted run of turn {current_turn} to {aside.name}")
+        return notes
+
+
+def _stale(lock: Path) -> bool:
+    try:
+        pid = int(lock.read_text() or "0")
+    except (OSError, ValueError):
+        return True
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False

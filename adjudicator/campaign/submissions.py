@@ -1,0 +1,137 @@
+"""A submitted order workbook: read safely, identified, validated, every problem collected."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
+from adjudicator.i18n import msg
+from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList
+from adjudicator.validation import validate_table
+from adjudicator.xlsx.identity import OLDEST_READABLE_VERSION, TEMPLATE_VERSION, Identity, read_identity, token_matches
+from adjudicator.xlsx.reading import WorkbookData, read_table, read_workbook
+from adjudicator.xlsx.safety import ACCEPTED_SUFFIXES, Limits
+
+
+@dataclass
+class Submission:
+    path: Path
+    sha256: str
+    problems: ProblemList = field(default_factory=ProblemList)
+    identity: Identity | None = None
+    faction: str | None = None
+    orders: FactionOrders | None = None
+    book: WorkbookData | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def accepted(self) -> bool:
+        """Identified and readable: its orders can be resolved (rows with errors are rejected)."""
+        return self.orders is not None and not any(p.code.startswith("F") and p.is_error for p in self.problems)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def inbox_files(folder: Path) -> list[Path]:
+    """Workbooks waiting in ``folder`` (lock files and hidden files of office programs are skipped)."""
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p for p in folder.iterdir()
+        if p.is_file() and not p.name.startswith((".", "~$")) and p.suffix.lower() in (*ACCEPTED_SUFFIXES, ".xls")
+    )
+
+
+def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Limits = Limits()) -> Submission:
+    submission = Submission(path, sha256_of(path))
+    problems = submission.problems
+    book = read_workbook(path, problems, limits)
+    if book is None:
+        return submission
+    submission.book = book
+    where = {"file": path.name}
+    identity = read_identity(book)
+    submission.identity = identity
+    if identity is None:
+        problems.error("F07", msg("{file} is not an order workbook of this campaign.", file=path.name),
+                       HINT_USE_TEMPLATE, **where)
+        return submission
+    if identity.ruleset != ruleset.name or identity.campaign != campaign.campaign_id:
+        problems.error("F08", msg("{file} belongs to another campaign ({campaign}).", file=path.name,
+                                  campaign=identity.campaign), HINT_USE_TEMPLATE, **where)
+        return submission
+    faction = identity.faction
+    if faction not in campaign.factions:
+        problems.error("F11", msg("{file} names the faction {faction}, which is not in this campaign.",
+                                  file=path.name, faction=faction), HINT_ASK_GM, **where)
+        return submission
+    if not token_matches(campaign.secret, identity):
+        problems.error("F10", msg("{file} was not handed out to {faction} for turn {turn}; it cannot be accepted "
+                                  "as that faction's orders.", file=path.name, faction=faction, turn=identity.turn),
+                       HINT_ASK_GM, **where)
+        return submission
+    submission.faction = faction
+    if identity.version < OLDEST_READABLE_VERSION or identity.version > TEMPLATE_VERSION:
+        problems.error("F13", msg("{file} was made from template version {version}; this adjudicator reads "
+                                  "version {current}.", file=path.name, version=identity.version,
+                                  current=TEMPLATE_VERSION), HINT_ASK_GM, **where)
+        return submission
+    if identity.turn != campaign.turn:
+        problems.error("F09", msg("{file} holds orders for turn {turn}, but the current turn is {current}.",
+                                  file=path.name, turn=identity.turn, current=campaign.turn),
+                       msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
+    sheets: dict[str, SheetRows] = {}
+    for schema in ruleset.order_schemas:
+        table = read_table(book, schema, problems)
+        if table is None:
+            continue
+        typed = validate_table(table, problems, path.name)
+        sheets[schema.key] = SheetRows(schema, table.sheet, typed, table.letters, path.name)
+    orders = FactionOrders(faction, path.name, sheets)
+    if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
+        ruleset.validate_orders(campaign, faction, orders, problems)
+    mark_invalid_rows(orders, problems)
+    submission.orders = orders
+    return submission
+
+
+def mark_invalid_rows(orders: FactionOrders, problems: ProblemList) -> None:
+    bad: dict[str, set[int]] = defaultdict(set)
+    for problem in problems.errors:
+        if problem.sheet and problem.row:
+            bad[problem.sheet].add(problem.row)
+    for sheet in orders.sheets.values():
+        rows = bad.get(sheet.sheet, set())
+        if rows:
+            sheet.frame.loc[sheet.frame.index.isin(list(rows)), "_invalid"] = True
+
+
+def flag_duplicates(submissions: list[Submission]) -> None:
+    """Two workbooks for one faction: neither is taken (F12), the GM decides which one counts."""
+    by_faction: dict[str, list[Submission]] = defaultdict(list)
+    for submission in submissions:
+        if submission.faction:
+            by_faction[submission.faction].append(submission)
+    for faction, group in by_faction.items():
+        if len(group) < 2:
+            continue
+        names = ", ".join(s.name for s in group)
+        for submission in group:
+            submission.problems.error(
+                "F12",
+                msg("Several workbooks were submitted for {faction}: {files}.", faction=faction, files=names),
+                msg("Keep only the workbook that counts in the inbox, or name it on the command line."),
+                file=submission.name,
+            )

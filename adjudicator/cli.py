@@ -1,0 +1,230 @@
+"""The command line: ``adjudicator rulesets | new | templates | check | run | demo``.
+
+Exit status: 0 success; 1 problems in submitted workbooks (or factions missing); 2 the campaign or
+the command cannot be used; 3 the turn waits for the GM's input.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from adjudicator import __version__
+from adjudicator.campaign import pipeline
+from adjudicator.campaign.store import CampaignBusyError
+from adjudicator.campaign.submissions import Submission
+from adjudicator.engine.registry import UnknownRulesetError, find_ruleset, installed
+from adjudicator.i18n import LANGUAGES, Msg, msg
+from adjudicator.problems import Problem
+
+EXIT_PROBLEMS = 1
+EXIT_UNUSABLE = 2
+EXIT_WAITING = 3
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+class State:
+    lang: str | None = None
+
+
+def say(text: Msg | str, lang: str, style: str | None = None) -> None:
+    console.print(text.render(lang) if isinstance(text, Msg) else text, style=style, markup=False)
+
+
+def show_problems(problems: Iterable[Problem], lang: str) -> None:
+    table = Table(show_lines=False, header_style="bold")
+    for header in (msg("Code"), msg("File"), msg("Sheet"), msg("Cell"), msg("Problem"), msg("What to do")):
+        table.add_column(header.render(lang), overflow="fold")
+    for p in problems:
+        style = "red" if p.is_error else "yellow"
+        table.add_row(p.code, p.file or "", p.sheet or "", p.cell or "", p.message.render(lang),
+                      p.hint.render(lang) if p.hint else "", style=style)
+    console.print(table)
+
+
+def fail(error: pipeline.CampaignError, lang: str) -> None:
+    show_problems(error.problems, lang)
+    sys.exit(EXIT_UNUSABLE)
+
+
+def summary(submissions: list[Submission], missing: list[str], checked: dict[str, Path], lang: str) -> None:
+    table = Table(title=msg("Submitted workbooks").render(lang), header_style="bold")
+    for header in (msg("File"), msg("Faction"), msg("Errors"), msg("Warnings"), msg("Checked copy")):
+        table.add_column(header.render(lang))
+    for s in submissions:
+        errors, warnings = len(s.problems.errors), len(s.problems.warnings)
+        table.add_row(s.name, s.faction or "?", str(errors), str(warnings),
+                      str(checked.get(s.name, "")), style="red" if errors else None)
+    console.print(table)
+    if missing:
+        say(msg("No valid workbook yet from: {factions}.", factions=", ".join(missing)), lang, "yellow")
+    problems = [p for s in submissions for p in s.problems]
+    if problems:
+        show_problems(problems, lang)
+
+
+def language(campaign_lang: str) -> str:
+    return State.lang or campaign_lang
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="adjudicator")
+@click.option("--lang", type=click.Choice(LANGUAGES), help="Language of the messages (default: the campaign's).")
+def main(lang: str | None) -> None:
+    """Adjudicate turns of play-by-email strategy campaigns from order workbooks."""
+    State.lang = lang
+
+
+@main.command("rulesets")
+def rulesets_command() -> None:
+    """List the installed rulesets."""
+    lang = State.lang or "en"
+    table = Table(header_style="bold")
+    for header in (msg("Ruleset"), msg("Game"), msg("Aliases"), msg("Players' language")):
+        table.add_column(header.render(lang))
+    for name, ruleset in installed().items():
+        table.add_row(name, msg(ruleset.title).render(lang), ", ".join(ruleset.aliases), ruleset.default_language)
+    console.print(table)
+
+
+@main.command("new")
+@click.argument("ruleset_name", metavar="RULESET")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--example", is_flag=True, help="Start from the ruleset's bundled example campaign.")
+def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
+    """Start a campaign in FOLDER."""
+    lang = State.lang or "en"
+    try:
+        ruleset = find_ruleset(ruleset_name)
+    except UnknownRulesetError:
+        say(msg("Unknown ruleset {name}. Installed: {names}.", name=ruleset_name, names=", ".join(installed())),
+            lang, "red")
+        sys.exit(EXIT_UNUSABLE)
+    try:
+        created = pipeline.new_campaign(ruleset, folder, example)
+    except pipeline.CampaignError as error:
+        fail(error, lang)
+    say(msg("Campaign created: {path}", path=str(created.master)), lang, "green")
+    if example:
+        say(msg("The example's orders are in {path}.", path=str(created.inbox)), lang)
+    else:
+        say(msg("Fill in the Factions and the ruleset's sheets of campaign.xlsx, then run "
+                "'adjudicator templates {folder}'.", folder=str(folder)), lang)
+
+
+@main.command("templates")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def templates_command(folder: Path) -> None:
+    """Write one order workbook per faction for the current turn."""
+    lang = State.lang or "en"
+    try:
+        paths = pipeline.make_templates(folder)
+    except pipeline.CampaignError as error:
+        fail(error, lang)
+    for path in paths:
+        say(str(path), lang)
+
+
+@main.command("check")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def check_command(folder: Path, files: tuple[Path, ...]) -> None:
+    """Validate submitted workbooks (FILES, or those in FOLDER/inbox) without resolving anything."""
+    try:
+        outcome = pipeline.check(folder, list(files))
+    except pipeline.CampaignError as error:
+        fail(error, State.lang or "en")
+    lang = language(outcome.campaign.language)
+    if not outcome.submissions:
+        say(msg("No workbook to check: put them in {path} or name them.", path=str(folder / "inbox")), lang,
+            "yellow")
+    summary(outcome.submissions, outcome.missing, outcome.checked, lang)
+    sys.exit(EXIT_PROBLEMS if outcome.has_errors else 0)
+
+
+@main.command("run")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seed", type=int, help="Seed of this turn's dice (default: the campaign's seed).")
+@click.option("--allow-missing", is_flag=True, help="Resolve the turn even if some factions sent no valid workbook.")
+@click.option("--reprocess", is_flag=True, help="Resolve the last resolved turn again from the state before it.")
+@click.option("--stop-for-gm", is_flag=True, help="Stop for GM input even when the rules need none this turn.")
+def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_missing: bool, reprocess: bool,
+                stop_for_gm: bool) -> None:
+    """Validate, resolve the turn and write the results."""
+    try:
+        outcome = pipeline.run(folder, list(files), seed, allow_missing, reprocess, stop_for_gm)
+    except pipeline.CampaignError as error:
+        fail(error, State.lang or "en")
+    except CampaignBusyError:
+        say(msg("Another adjudicator is working on this campaign; try again when it has finished."),
+            State.lang or "en", "red")
+        sys.exit(EXIT_UNUSABLE)
+    lang = language(outcome.campaign.language)
+    turn = outcome.campaign.turn
+    if outcome.status in ("invalid", "missing"):
+        summary(outcome.submissions, outcome.missing, outcome.checked, lang)
+        if outcome.status == "invalid":
+            say(msg("Turn {turn} was not resolved: some workbooks cannot be accepted (see above). Nothing was "
+                    "changed.", turn=turn), lang, "red")
+        else:
+            say(msg("Turn {turn} was not resolved: orders are missing. Use --allow-missing to resolve it without "
+                    "them. Nothing was changed.", turn=turn), lang, "red")
+        sys.exit(EXIT_PROBLEMS)
+    if outcome.status == "waiting":
+        if outcome.gm_problems:
+            show_problems(outcome.gm_problems, lang)
+        say(msg("Turn {turn} waits for your decisions: fill in {path} and run again.", turn=turn,
+                path=str(outcome.gm_input)), lang, "yellow")
+        sys.exit(EXIT_WAITING)
+    if outcome.gm_problems:
+        show_problems(outcome.gm_problems, lang)
+    say(msg("Turn {turn} resolved (seed {seed}).", turn=turn, seed=outcome.seed), lang, "green")
+    say(msg("Results: {path}", path=str(outcome.turn_dir / "results")), lang)
+    say(msg("Ledger and state: {path}", path=str(folder / "campaign.xlsx")), lang)
+
+
+@main.command("demo")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo-output"),
+              show_default=True, help="Folder for the demo campaigns.")
+def demo_command(out: Path) -> None:
+    """Run one turn of every bundled example campaign, end to end."""
+    lang = State.lang or "en"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, ruleset in installed().items():
+        if not (ruleset.example_dir() / "campaign.xlsx").exists():
+            continue
+        target = out / name
+        if target.exists():
+            if not (target / ".demo").exists():
+                say(msg("{path} exists and was not made by the demo; choose another --out.", path=str(target)),
+                    lang, "red")
+                sys.exit(EXIT_UNUSABLE)
+            shutil.rmtree(target)
+        console.rule(f"{name}")
+        pipeline.new_campaign(ruleset, target, example=True)
+        (target / ".demo").write_text("made by adjudicator demo\n")
+        templates = pipeline.make_templates(target)
+        say(msg("Order templates: {path}", path=str(templates[0].parent)), lang)
+        checked = pipeline.check(target)
+        summary(checked.submissions, checked.missing, checked.checked, lang)
+        outcome = pipeline.run(target)
+        if outcome.status != "resolved":
+            say(msg("The example turn did not resolve: {status}.", status=outcome.status), lang, "red")
+            sys.exit(EXIT_PROBLEMS)
+        say(msg("Turn {turn} resolved (seed {seed}).", turn=outcome.campaign.turn, seed=outcome.seed), lang,
+            "green")
+        say(msg("Results: {path}", path=str(outcome.turn_dir / "results")), lang)
+        say(msg("Ledger and state: {path}", path=str(target / "campaign.xlsx")), lang)
+    say(msg("Demo outputs are in {path}.", path=str(out.resolve())), lang, "bold")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,166 @@
+"""What a ruleset is, and what a turn gives it and gets back.
+
+A ruleset declares its tables (campaign state, order sheets, GM input sheets) as data, its numbers
+in a parameters file, and resolves a turn as a pure function of the state before the turn, the
+orders, the GM's inputs, and the dice it is handed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import StrEnum
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from adjudicator.dice import Dice
+from adjudicator.engine.parameters import ParameterTable
+from adjudicator.i18n import Msg
+from adjudicator.ledger import Ledger
+from adjudicator.problems import ProblemList
+from adjudicator.sheets import Column, TableSchema
+
+
+@dataclass(frozen=True)
+class Faction:
+    id: str
+    name: str
+    language: str
+
+
+@dataclass
+class Campaign:
+    """The state of a campaign between turns, as read from its master workbook."""
+
+    campaign_id: str
+    title: str
+    ruleset: str
+    seed: int
+    turn: int
+    language: str
+    secret: str
+    factions: dict[str, Faction]
+    parameters: dict[str, Any]
+    tables: dict[str, pd.DataFrame]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SheetRows:
+    """The typed rows of one sheet (an order sheet or a GM input sheet), indexed by sheet row."""
+
+    schema: TableSchema
+    sheet: str
+    frame: pd.DataFrame
+    letters: dict[str, str]
+    file: str
+
+    def cell(self, row: int, key: str) -> str:
+        return f"{self.letters.get(key, 'A')}{row}"
+
+
+@dataclass
+class FactionOrders:
+    faction: str
+    file: str
+    sheets: dict[str, SheetRows]
+
+
+class Status(StrEnum):
+    DONE = "done"
+    PARTIAL = "partial"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True)
+class OrderOutcome:
+    faction: str
+    sheet: str  # schema key
+    row: int
+    status: Status
+    message: Msg
+
+
+@dataclass
+class ReportTable:
+    """A titled table of a report; cells may be :class:`Msg` and are rendered per reader."""
+
+    key: str
+    title: Msg
+    headers: list[Msg]
+    rows: list[list[Any]]
+
+
+@dataclass
+class TurnInput:
+    campaign: Campaign
+    orders: dict[str, FactionOrders]
+    gm_input: dict[str, SheetRows] | None
+    gm_input_file: str
+    dice: Dice
+    ledger: Ledger
+    problems: ProblemList
+
+
+@dataclass
+class TurnResult:
+    """What a turn produced. With ``gm_requests`` set, the turn waits for the GM and changes nothing."""
+
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    gm_requests: dict[str, pd.DataFrame] | None = None
+    outcomes: list[OrderOutcome] = field(default_factory=list)
+    faction_reports: dict[str, list[ReportTable]] = field(default_factory=dict)
+    gm_reports: list[ReportTable] = field(default_factory=list)
+    opening_balances: dict[tuple[str, str], int] = field(default_factory=dict)
+    closing_balances: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def needs_gm_input(self) -> bool:
+        return self.gm_requests is not None
+
+
+class Ruleset(ABC):
+    """A game's rules as a plugin of the engine (registered in the ``adjudicator.rulesets`` group)."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    title: str = ""  # English msgid
+    default_language: str = "en"
+    #: The package that holds ``parameters.toml`` and the ruleset's other data files.
+    data_package: str = ""
+    #: Columns the ruleset adds to the campaign's Factions sheet (after ID, Name, Language).
+    faction_columns: tuple[Column, ...] = ()
+    #: Tables of the campaign state (sheets of the master workbook), in the order they are shown.
+    state_schemas: tuple[TableSchema, ...] = ()
+    #: Sheets of a faction's order workbook.
+    order_schemas: tuple[TableSchema, ...] = ()
+    #: Sheets the GM fills when a turn waits for decisions.
+    gm_input_schemas: tuple[TableSchema, ...] = ()
+
+    def data_file(self, name: str) -> Traversable:
+        return resources.files(self.data_package) / name
+
+    def parameters(self) -> ParameterTable:
+        return ParameterTable.from_toml(self.data_file("parameters.toml"))
+
+    def example_dir(self) -> Path:
+        from adjudicator.paths import examples_root
+
+        return examples_root() / self.name
+
+    def validate_orders(
+        self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList
+    ) -> None:  # noqa: B027 - optional hook
+        """Checks that need the campaign state (ownership, map); add problems at their cells."""
+
+    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+        """Values offered in dropdowns of the order template, by column key."""
+        return {}
+
+    @abstractmethod
+    def resolve(self, turn: TurnInput) -> TurnResult:
+        """Resolve one turn; a pure function of ``turn`` (dice and ledger come in through it)."""

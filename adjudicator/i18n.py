@@ -1,0 +1,128 @@
+"""Translated messages: gettext catalogs (compiled by Babel) and lazy, parameterised messages.
+
+Every string a player or GM reads is written in English in the code, marked with :func:`msg`,
+:func:`msg_n` or :func:`N_`, extracted by Babel into ``locale/adjudicator.pot`` and translated in
+``locale/<lang>/LC_MESSAGES/adjudicator.po``. The ``.po`` files are compiled in memory when first
+needed, so a catalog can never be stale.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LANGUAGES: tuple[str, ...] = ("en", "es", "ru")
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "ru": "Русский"}
+DOMAIN = "adjudicator"
+
+
+class UnsupportedLanguageError(ValueError):
+    """Raised when a language code is not one of :data:`LANGUAGES`."""
+
+
+def normalise_language(code: object) -> str:
+    """Map ``"ES"``, ``"es_AR"``, ``"Русский"`` … to one of :data:`LANGUAGES`."""
+    text = str(code or "").strip().casefold().replace("-", "_")
+    for lang, name in LANGUAGE_NAMES.items():
+        if text in (lang, name.casefold()) or text.startswith(lang + "_"):
+            return lang
+    raise UnsupportedLanguageError(f"unsupported language: {code!r}")
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English is the source language)."""
+    if lang == "en":
+        return gettext.NullTranslations()
+    if lang not in LANGUAGES:
+        raise UnsupportedLanguageError(f"unsupported language: {lang!r}")
+    po = resources.files("adjudicator") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def gettext_in(lang: str, text: str) -> str:
+    return translations(lang).gettext(text)
+
+
+def N_(text: str) -> str:  # noqa: N802 - the conventional gettext marker
+    """Mark a string for extraction; it is translated later, where it is shown."""
+    return text
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message to be rendered later in the reader's language.
+
+    ``text`` is the English msgid with ``{named}`` placeholders. Parameters that are themselves
+    :class:`Msg` are rendered in the same language.
+    """
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    n: int | None = None
+
+    def render(self, lang: str = "en") -> str:
+        tr = translations(lang)
+        if self.plural is not None and self.n is not None:
+            template = tr.ngettext(self.text, self.plural, self.n)
+        else:
+            template = tr.gettext(self.text)
+        values = {k: render(v, lang) for k, v in self.params.items()}
+        if self.n is not None:
+            values.setdefault("n", self.n)
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            # A translation with a broken placeholder must not hide the message itself.
+            return self.text.format(**values)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+
+def msg(text: str, **params: Any) -> Msg:
+    """A translatable message (extraction keyword ``msg``)."""
+    return Msg(text, dict(params))
+
+
+def msg_n(singular: str, plural: str, n: int, **params: Any) -> Msg:
+    """A translatable message with plural forms (extraction keyword ``msg_n``)."""
+    return Msg(singular, dict(params), plural=plural, n=n)
+
+
+def render(value: Any, lang: str) -> Any:
+    """Render a :class:`Msg` (or a list of them); other values are returned as they are."""
+    if isinstance(value, Msg):
+        return value.render(lang)
+    return value
+
+
+def fold(text: object) -> str:
+    """Case-, accent- and space-insensitive key used to recognise words in any language."""
+    raw = unicodedata.normalize("NFKD", str(text)).casefold()
+    stripped = "".join(c for c in raw if not unicodedata.combining(c) or c in "\u0306\u0308")
+    # Keep Russian й/ё distinct from и/е: only Latin accents are dropped.
+    stripped = unicodedata.normalize("NFC", stripped).replace("ё", "е")
+    return " ".join(stripped.replace("_", " ").split())
+
+
+def all_spellings(msgid: str, extra: Iterable[str] = ()) -> set[str]:
+    """The folded forms of ``msgid`` in every language, plus ``extra`` synonyms."""
+    words = {fold(msgid)} | {fold(gettext_in(lang, msgid)) for lang in LANGUAGES}
+    return words | {fold(word) for word in extra}

@@ -1,0 +1,70 @@
+"""The ledger: one line for every change of a treasury, fleet or stock.
+
+Rulesets own their balances; they post each change with the balance after it. The core checks
+that the ledger reconciles (opening balance + changes = closing balance) for every account.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from adjudicator.i18n import Msg
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    turn: int
+    phase: str
+    faction: str
+    account: str
+    change: int
+    balance: int
+    cause: Msg
+    reference: str = ""
+
+
+class Ledger:
+    def __init__(self, turn: int) -> None:
+        self.turn = turn
+        self.lines: list[LedgerLine] = []
+
+    def post(
+        self,
+        phase: str,
+        faction: str,
+        account: str,
+        change: int,
+        balance: int,
+        cause: Msg,
+        reference: str = "",
+    ) -> None:
+        if change == 0:
+            return
+        self.lines.append(
+            LedgerLine(self.turn, phase, faction, account, int(change), int(balance), cause, reference)
+        )
+
+    def for_faction(self, faction: str) -> list[LedgerLine]:
+        return [line for line in self.lines if line.faction == faction]
+
+
+def unreconciled(
+    opening: Mapping[tuple[str, str], int],
+    lines: Iterable[LedgerLine],
+    closing: Mapping[tuple[str, str], int],
+) -> list[tuple[str, str, int, int]]:
+    """Accounts whose opening balance plus ledger changes differs from the closing balance,
+    or whose running balance column disagrees with the changes: (faction, account, expected, actual)."""
+    running: dict[tuple[str, str], int] = defaultdict(int, opening)
+    bad: list[tuple[str, str, int, int]] = []
+    for line in lines:
+        key = (line.faction, line.account)
+        running[key] += line.change
+        if running[key] != line.balance:
+            bad.append((line.faction, line.account, running[key], line.balance))
+    for key in set(running) | set(closing):
+        if running.get(key, 0) != closing.get(key, 0):
+            bad.append((key[0], key[1], running.get(key, 0), closing.get(key, 0)))
+    return bad

@@ -1,0 +1,1 @@
+"""The built-in rulesets. Each registers through the ``adjudicator.rulesets`` entry-point group."""

@@ -1,0 +1,1 @@
+"""The phases of a Star Sectors turn after the orders: battle losses, income."""

@@ -1,0 +1,188 @@
+"""What each faction and the GM are shown after a turn (spec §6).
+
+A faction sees its own orders, treasury, fleets and projects; the battles it fought, with the
+values and losses of the squares it shared; the squares it controls; and every theft (thefts are
+public, S5). It never sees another faction's treasury, moves, projects or fleets elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.engine.ruleset import Campaign, FactionOrders, ReportTable
+from adjudicator.i18n import N_, Msg, msg
+from adjudicator.ledger import Ledger
+from adjudicator.sheets import records
+from adjudicator.rulesets.star_sectors.orders.common import Done, Rejection
+from adjudicator.rulesets.star_sectors.phases import battle
+from adjudicator.rulesets.star_sectors.state import World
+
+
+def theft_rows(orders: dict[str, FactionOrders]) -> list[tuple[str, int, dict[str, Any]]]:
+    """(faction, sheet row, values) of every THEFT row submitted."""
+    found = []
+    for faction, submitted in sorted(orders.items()):
+        sheet = submitted.sheets.get("orders")
+        if sheet is None:
+            continue
+        for row, values in records(sheet.frame):
+            if values.get("order") == "THEFT" and not values.get("_invalid"):
+                found.append((faction, row, values))
+    return found
+
+
+def h(*headers: str) -> list[Msg]:
+    return [msg(text) for text in headers]
+
+
+class Reporter:
+    def __init__(
+        self,
+        campaign: Campaign,
+        snapshot: World,
+        after_moves: World,
+        pre_battle: World,
+        world: World,
+        fights: list[battle.Contest],
+        results: dict[tuple[str, str], battle.Result],
+        square_results: dict[tuple[str, str, str], battle.Result],
+        terms: dict[tuple[str, str], list[tuple[str, int]]],
+        held: dict[str, str],
+        ledger: Ledger,
+        outcomes: dict[tuple[str, int], Done | Rejection],
+        orders: dict[str, FactionOrders],
+    ) -> None:
+        self.campaign = campaign
+        self.snapshot = snapshot
+        self.after_moves = after_moves
+        self.pre_battle = pre_battle
+        self.world = world
+        self.fights = fights
+        self.results = results
+        self.square_results = square_results
+        self.terms = terms
+        self.held = held
+        self.ledger = ledger
+        self.outcomes = outcomes
+        self.orders = orders
+
+    # ------------------------------------------------------------ pieces
+    def thefts(self) -> list[list[Any]]:
+        rows = []
+        for faction, row, order in theft_rows(self.orders):
+            if isinstance(self.outcomes.get((faction, row)), Done):
+                rows.append([faction, order.get("project"), str(order.get("victim") or "").upper()])
+        return rows
+
+    def income_of(self, faction: str) -> int:
+        return sum(
+            line.change for line in self.ledger.for_faction(faction)
+            if line.account == "treasury" and line.phase == "step 4" and line.change > 0
+        )
+
+    def summary(self, faction: str) -> ReportTable:
+        opening = self.snapshot.treasury.get(faction, 0)
+        closing = self.world.treasury.get(faction, 0)
+        earned = self.income_of(faction)
+        other = closing - opening - earned
+        return ReportTable("summary", msg("Treasury"), h(N_("Item"), N_("R")), [
+            [msg("Treasury at the start of the turn"), opening],
+            [msg("Spent and refunded"), other],
+            [msg("Income"), earned],
+            [msg("Treasury at the end of the turn"), closing],
+        ])
+
+    def fleets(self, faction: str | None) -> ReportTable:
+        keys = sorted(
+            {k for k in (*self.snapshot.fleets, *self.after_moves.fleets, *self.world.fleets)
+             if faction is None or k[0] == faction},
+            key=lambda k: (k[1], k[0]),
+        )
+        rows = [
+            [f, s, self.snapshot.value(f, s), self.after_moves.value(f, s), self.world.value(f, s)]
+            for f, s in keys
+        ]
+        return ReportTable("fleets", msg("Fleets"),
+                           h(N_("Faction"), N_("Square"), N_("Start of turn"), N_("After movement"),
+                             N_("End of turn")), rows)
+
+    def battles(self, faction: str | None) -> ReportTable:
+        rows = []
+        for fight in self.fights:
+            if faction is not None and faction not in fight.key:
+                continue
+            for square, value_a, value_b in fight.squares:
+                result = self.square_results.get((square, fight.a, fight.b), self.results[fight.key])
+                loss_a = dict(self.terms.get((fight.a, square), [])).get(fight.b, 0)
+                loss_b = dict(self.terms.get((fight.b, square), [])).get(fight.a, 0)
+                winner = msg("DRAW") if result.winner == "DRAW" else result.winner
+                rows.append([fight.a, fight.b, square, value_a, value_b, winner, _pct(result.pct_a),
+                             _pct(result.pct_b), loss_a, loss_b])
+        return ReportTable("battles", msg("Battles"),
+                           h(N_("Faction A"), N_("Faction B"), N_("Square"), N_("R of A"), N_("R of B"),
+                             N_("Winner"), N_("% destroyed A"), N_("% destroyed B"), N_("Loss of A"),
+                             N_("Loss of B")), rows)
+
+    def control(self, faction: str | None) -> ReportTable:
+        rows = [
+            [square, holder, self.world.squares[square].income]
+            for square, holder in sorted(self.held.items())
+            if faction is None or holder == faction
+        ]
+        return ReportTable("control", msg("Control and income"),
+                           h(N_("Square"), N_("Controlled by"), N_("Income")), rows)
+
+    def public_thefts(self) -> ReportTable:
+        return ReportTable("thefts", msg("Thefts announced this turn"),
+                           h(N_("Thief"), N_("Component"), N_("Victim")), self.thefts())
+
+    def projects(self, faction: str | None) -> ReportTable:
+        rows = [
+            [p.id, p.faction, p.description, msg(p.status), p.price or None, p.paid or None, p.available_from,
+             msg(p.origin), p.source or None]
+            for p in sorted(self.world.projects.values(), key=lambda p: p.id)
+            if faction is None or p.faction == faction
+        ]
+        return ReportTable("projects", msg("Projects"),
+                           h(N_("Project"), N_("Faction"), N_("Description"), N_("Status"), N_("Price"),
+                             N_("Paid"), N_("Available from turn"), N_("Origin"), N_("Source")), rows)
+
+    def available(self, faction: str | None) -> ReportTable:
+        turn = self.campaign.turn
+        rows = [
+            [p.faction, p.component, p.description]
+            for p in sorted(self.world.projects.values(), key=lambda p: p.id)
+            if p.status == "PAID" and p.available_from == turn + 1 and (faction is None or p.faction == faction)
+        ]
+        return ReportTable("available", msg("Components usable from next turn"),
+                           h(N_("Faction"), N_("Component"), N_("Description")), rows)
+
+    # ------------------------------------------------------------ reports
+    def faction(self, faction: str) -> list[ReportTable]:
+        return [
+            self.summary(faction),
+            self.fleets(faction),
+            self.battles(faction),
+            self.control(faction),
+            self.public_thefts(),
+            self.projects(faction),
+            self.available(faction),
+        ]
+
+    def gm(self) -> list[ReportTable]:
+        return [
+            ReportTable("treasuries", msg("Treasuries"),
+                        h(N_("Faction"), N_("Start of turn"), N_("Income"), N_("End of turn")),
+                        [[f, self.snapshot.treasury.get(f, 0), self.income_of(f), self.world.treasury.get(f, 0)]
+                         for f in sorted(self.campaign.factions)]),
+            self.fleets(None),
+            self.battles(None),
+            self.control(None),
+            self.public_thefts(),
+            self.projects(None),
+            self.available(None),
+        ]
+
+
+def _pct(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value

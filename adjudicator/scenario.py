@@ -1,0 +1,82 @@
+"""Example campaigns as data: ``scenario.toml`` → campaign.xlsx, filled order workbooks in inbox/,
+and the GM's input.
+
+The bundled examples are built from their scenario with this module (``python -m
+adjudicator.scenario examples/star_sectors``), and a test fails when the committed workbooks differ
+from what the scenario builds, so the examples can never drift from the code that reads them.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from adjudicator.campaign.gm_input import write_gm_input
+from adjudicator.campaign.master import factions_schema, new_master
+from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.ruleset import Campaign, Faction, Ruleset
+from adjudicator.i18n import normalise_language
+from adjudicator.xlsx.templates import build_order_workbook
+from adjudicator.xlsx.writing import atomic_save
+
+
+def load_scenario(folder: Path) -> tuple[Ruleset, Campaign, dict[str, Any]]:
+    data = tomllib.loads((folder / "scenario.toml").read_text(encoding="utf-8"))
+    settings = data["settings"]
+    ruleset = find_ruleset(settings["ruleset"])
+    language = normalise_language(settings.get("language", ruleset.default_language))
+    factions = {
+        f["id"]: Faction(f["id"], f["name"], normalise_language(f.get("language", language)))
+        for f in data["tables"]["factions"]
+    }
+    tables = {}
+    for schema in (factions_schema(ruleset), *ruleset.state_schemas):
+        rows = data["tables"].get(schema.key, [])
+        tables[schema.key] = pd.DataFrame([{k: r.get(k) for k in schema.keys()} for r in rows],
+                                          columns=schema.keys())
+    defaults = ruleset.parameters()
+    campaign = Campaign(
+        campaign_id=settings["campaign"],
+        title=settings.get("title", settings["campaign"]),
+        ruleset=ruleset.name,
+        seed=int(settings["seed"]),
+        turn=int(settings["turn"]),
+        language=language,
+        secret=settings["secret"],
+        factions=factions,
+        parameters=defaults.resolve(data.get("parameters", {})),
+        tables=tables,
+        settings={"deadline": settings.get("deadline", "")},
+    )
+    return ruleset, campaign, data
+
+
+def build(folder: Path, out: Path | None = None) -> list[Path]:
+    """Write the example's campaign.xlsx, inbox/*.xlsx and gm_input.xlsx into ``out`` (default: ``folder``)."""
+    out = out or folder
+    ruleset, campaign, data = load_scenario(folder)
+    written = [out / "campaign.xlsx"]
+    atomic_save(new_master(ruleset, campaign), written[0])
+    for faction, sheets in sorted(data.get("orders", {}).items()):
+        path = out / "inbox" / f"{faction}.xlsx"
+        atomic_save(build_order_workbook(ruleset, campaign, faction, sheets), path)
+        written.append(path)
+    if "gm_input" in data:
+        path = out / "gm_input.xlsx"
+        requests = {
+            schema.key: pd.DataFrame(data["gm_input"].get(schema.key, []), columns=schema.keys())
+            for schema in ruleset.gm_input_schemas
+        }
+        write_gm_input(path, ruleset, requests, campaign.turn, campaign.language)
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for argument in sys.argv[1:]:
+        for path in build(Path(argument)):
+            print(path)

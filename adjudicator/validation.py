@@ -1,0 +1,153 @@
+"""Cell-level validation of a table read from a workbook, with pandera collecting every failure.
+
+Each column's kind becomes element-wise pandera checks named by our stable problem codes; the
+lazy validation gathers every failing cell at once, and each failure becomes a :class:`Problem`
+at its cell. The valid values are then converted (whole numbers to ``int``, choices to their
+canonical code) and the rows with a failed cell are marked ``_invalid``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.errors import SchemaErrors
+
+from adjudicator.i18n import Msg, fold, msg
+from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.sheets import Column, Kind
+from adjudicator.xlsx.reading import Table
+
+ALL_WORDS = {fold(w) for w in ("ALL", "ВСЕ", "ВСЁ", "TODO", "TODOS", "TODA")}
+
+
+def as_number(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        return float(str(value).replace(",", ".").replace("\u00a0", "").replace(" ", ""))
+    except ValueError:
+        return None
+
+
+def as_whole(value: Any) -> int | None:
+    number = as_number(value)
+    if number is None or not number.is_integer():
+        return None
+    return int(number)
+
+
+def is_all(value: Any) -> bool:
+    return isinstance(value, str) and fold(value) in ALL_WORDS
+
+
+def _converter(column: Column) -> Callable[[Any], Any]:
+    if column.kind is Kind.INT:
+        return as_whole
+    if column.kind is Kind.NUMBER:
+        return as_number
+    if column.kind is Kind.INT_OR_ALL:
+        return lambda v: "ALL" if is_all(v) else as_whole(v)
+    if column.kind is Kind.CHOICE:
+        lookup = column.choice_lookup()
+        return lambda v: lookup.get(fold(v))
+    return lambda v: str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v))
+
+
+def _range_ok(column: Column, convert: Callable[[Any], Any]) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        number = convert(value)
+        if not isinstance(number, (int, float)):
+            return True  # reported by the type check
+        if column.minimum is not None and number < column.minimum:
+            return False
+        return column.maximum is None or number <= column.maximum
+
+    return check
+
+
+def _schema(table: Table) -> pa.DataFrameSchema:
+    columns = {}
+    for key in table.frame.columns:
+        column = table.schema.column(key)
+        convert = _converter(column)
+        checks = []
+        if column.kind is not Kind.TEXT:
+            checks.append(pa.Check(lambda v, c=convert: c(v) is not None, element_wise=True, name="C01"))
+        if column.minimum is not None or column.maximum is not None:
+            checks.append(pa.Check(_range_ok(column, convert), element_wise=True, name="C04"))
+        columns[key] = pa.Column(object, checks=checks, nullable=not column.required, required=False)
+    return pa.DataFrameSchema(columns, strict=False)
+
+
+def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
+    shown = str(value)
+    if column.kind is Kind.INT:
+        return (
+            msg("{value} is not a whole number.", value=shown),
+            msg("Write a whole number such as 40, without units or decimals."),
+        )
+    if column.kind is Kind.INT_OR_ALL:
+        return (
+            msg("{value} is not a whole number or ALL.", value=shown),
+            msg("Write a whole number such as 40, or the word ALL."),
+        )
+    if column.kind is Kind.NUMBER:
+        return msg("{value} is not a number.", value=shown), msg("Write a number such as 75 or 12.5.")
+    allowed = ", ".join(c.code for c in column.choices)
+    return (
+        msg("{value} is not one of the allowed values.", value=shown),
+        msg("Choose one of: {allowed}.", allowed=allowed),
+    )
+
+
+def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFrame:
+    """Typed values of ``table``: invalid cells become None, their rows get ``_invalid`` True."""
+    frame = table.frame
+    invalid = pd.Series(False, index=frame.index, dtype=bool)
+    try:
+        _schema(table).validate(frame, lazy=True)
+    except SchemaErrors as errors:
+        for case in errors.failure_cases.itertuples(index=False):
+            if case.index is None or pd.isna(case.index) or case.column not in frame.columns:
+                continue
+            row = int(case.index)
+            column = table.schema.column(str(case.column))
+            where = {"file": file, "sheet": table.sheet, "cell": table.cell(row, column.key), "row": row}
+            label = msg(column.header)
+            if case.check == "not_nullable":
+                message = msg("{column} is required here.", column=label)
+                hint = msg("Fill in {column} or delete the row.", column=label)
+                code = "C03"
+            elif case.check == "C04":
+                code, message = "C04", msg("{value} is out of range.", value=str(frame.at[row, column.key]))
+                hint = _range_hint(column)
+            else:
+                code = "C02" if column.kind is Kind.CHOICE else "C01"
+                message, hint = _type_message(column, frame.at[row, column.key])
+            problems.add(Problem(code, Severity.ERROR, message, hint, **where))  # type: ignore[arg-type]
+            invalid.loc[row] = True
+    typed = pd.DataFrame(index=frame.index)
+    for key in frame.columns:
+        convert = _converter(table.schema.column(key))
+        typed[key] = pd.Series([None if v is None else convert(v) for v in frame[key]], index=frame.index, dtype=object)
+    typed["_invalid"] = invalid
+    return typed
+
+
+def _range_hint(column: Column) -> Msg:
+    if column.minimum is not None and column.maximum is not None:
+        return msg("Write a value from {low} to {high}.", low=_fmt(column.minimum), high=_fmt(column.maximum))
+    if column.minimum is not None:
+        return msg("Write a value of at least {low}.", low=_fmt(column.minimum))
+    return msg("Write a value of at most {high}.", high=_fmt(column.maximum))
+
+
+def _fmt(number: float | None) -> str:
+    if number is None:
+        return ""
+    return str(int(number)) if float(number).is_integer() else str(number)

@@ -1,0 +1,1 @@
+"""Workbook input and output. Knows openpyxl and calamine; knows no game rules."""

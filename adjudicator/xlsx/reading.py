@@ -1,0 +1,198 @@
+"""Reading workbooks: values only (python-calamine), sheets and columns found by their names.
+
+A sheet is found by its title in English, Spanish or Russian; its header row is the row among the
+first :data:`HEADER_SEARCH_ROWS` that names the most known columns; columns may come in any order,
+blank rows are skipped, and unknown columns are reported as warnings. Cached values are read, never
+formulas: the engine recomputes whatever a workbook computes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from openpyxl.utils import get_column_letter
+from python_calamine import CalamineError, CalamineWorkbook
+
+from adjudicator.i18n import fold, msg
+from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.sheets import TableSchema
+from adjudicator.xlsx.safety import Limits, check_file, corrupt_file_problem
+
+HEADER_SEARCH_ROWS = 15
+
+
+@dataclass
+class SheetGrid:
+    name: str
+    rows: list[list[Any]]
+    visible: bool = True
+
+    def value(self, row: int, col: int) -> Any:
+        """1-based cell value, or None."""
+        if 1 <= row <= len(self.rows) and 1 <= col <= len(self.rows[row - 1]):
+            return clean(self.rows[row - 1][col - 1])
+        return None
+
+
+@dataclass
+class WorkbookData:
+    path: Path
+    sheets: dict[str, SheetGrid] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def find(self, schema: TableSchema) -> SheetGrid | None:
+        wanted = schema.spellings()
+        for sheet_name, grid in self.sheets.items():
+            if fold(sheet_name) in wanted:
+                return grid
+        return None
+
+
+@dataclass
+class Table:
+    """The data rows of one sheet: raw cell values keyed by column key, indexed by sheet row."""
+
+    schema: TableSchema
+    sheet: str
+    frame: pd.DataFrame
+    letters: dict[str, str]
+
+    def cell(self, row: int, key: str) -> str:
+        return f"{self.letters.get(key, 'A')}{row}"
+
+
+def clean(value: Any) -> Any:
+    """Blank strings become None; text is stripped; whole floats stay floats (checked later)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        return text or None
+    if isinstance(value, dt.time):
+        return value.isoformat()
+    return value
+
+
+def read_workbook(path: Path, problems: ProblemList, limits: Limits = Limits()) -> WorkbookData | None:
+    """All sheets of a workbook as value grids, or None (with problems) when it cannot be read."""
+    checks = check_file(path, limits)
+    problems.extend(checks)
+    if any(p.is_error for p in checks):
+        return None
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+        data = WorkbookData(path)
+        for meta in book.sheets_metadata:
+            sheet = book.get_sheet_by_name(meta.name)
+            rows = sheet.to_python(skip_empty_area=False)
+            data.sheets[meta.name] = SheetGrid(meta.name, rows, visible=str(meta.visible).endswith("Visible"))
+        return data
+    except (CalamineError, Exception) as exc:  # noqa: B014 - calamine raises several error types
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, MemoryError)):
+            raise
+        problems.add(corrupt_file_problem(path.name))
+        return None
+
+
+def read_table(
+    book: WorkbookData,
+    schema: TableSchema,
+    problems: ProblemList,
+    sheet_grid: SheetGrid | None = None,
+) -> Table | None:
+    """The rows of ``schema``'s sheet, with problems for a missing sheet or columns."""
+    grid = sheet_grid or book.find(schema)
+    if grid is None:
+        if not schema.optional:
+            problems.add(
+                Problem(
+                    "F04",
+                    Severity.ERROR,
+                    msg("The sheet {sheet} is missing.", sheet=msg(schema.title)),
+                    msg("Use the order workbook the GM sent you; do not rename or delete its sheets."),
+                    file=book.name,
+                )
+            )
+        return None
+    spellings = {column.key: column.spellings() for column in schema.columns}
+    header_row, mapping = _find_header(grid, spellings)
+    where = {"file": book.name, "sheet": grid.name}
+    if header_row == 0:
+        header_row = 1
+    letters = {key: get_column_letter(col) for key, col in mapping.items()}
+    for column in schema.columns:
+        if column.required and column.key not in mapping:
+            problems.add(
+                Problem(
+                    "F05",
+                    Severity.ERROR,
+                    msg("The column {column} is missing.", column=msg(column.header)),
+                    msg("Put the header {column} back in row {row}.", column=msg(column.header), row=header_row),
+                    cell=f"A{header_row}",
+                    **where,
+                )
+            )
+    known = set(mapping.values())
+    header_cells = grid.rows[header_row - 1] if len(grid.rows) >= header_row else []
+    for col, raw in enumerate(header_cells, start=1):
+        text = clean(raw)
+        if text is not None and col not in known:
+            problems.add(
+                Problem(
+                    "F06",
+                    Severity.WARNING,
+                    msg("The column {column} is not used by the adjudicator and was ignored.", column=str(text)),
+                    None,
+                    cell=f"{get_column_letter(col)}{header_row}",
+                    **where,
+                )
+            )
+    records: list[dict[str, Any]] = []
+    index: list[int] = []
+    for row_number in range(header_row + 1, len(grid.rows) + 1):
+        record = {key: grid.value(row_number, col) for key, col in mapping.items()}
+        if all(v is None for v in record.values()):
+            continue
+        records.append(record)
+        index.append(row_number)
+    row_index = pd.Index(index, name="row", dtype="int64")
+    frame = pd.DataFrame(
+        {key: pd.Series([r[key] for r in records], index=row_index, dtype=object) for key in mapping},
+        index=row_index,
+    )
+    return Table(schema, grid.name, frame, letters)
+
+
+def _find_header(grid: SheetGrid, spellings: dict[str, set[str]]) -> tuple[int, dict[str, int]]:
+    best_row, best_map = 0, {}
+    for row_number in range(1, min(HEADER_SEARCH_ROWS, len(grid.rows)) + 1):
+        mapping: dict[str, int] = {}
+        for col, raw in enumerate(grid.rows[row_number - 1], start=1):
+            text = clean(raw)
+            if text is None:
+                continue
+            word = fold(text)
+            for key, words in spellings.items():
+                if key not in mapping and word in words:
+                    mapping[key] = col
+                    break
+        if len(mapping) > len(best_map):
+            best_row, best_map = row_number, mapping
+    return best_row, best_map
+
+
+def read_key_values(grid: SheetGrid) -> dict[str, Any]:
+    """A two-column key/value sheet (settings, template metadata) as a dict keyed by folded key."""
+    out: dict[str, Any] = {}
+    for row_number in range(1, len(grid.rows) + 1):
+        key = grid.value(row_number, 1)
+        if key is not None:
+            out[fold(key)] = grid.value(row_number, 2)
+    return out

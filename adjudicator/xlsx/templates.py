@@ -1,0 +1,141 @@
+"""Order workbooks: one per faction and turn, in the faction's language, with dropdowns, input
+messages, protected headers and the workbook's identity."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, Protection
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from adjudicator.engine.ruleset import Campaign, Ruleset
+from adjudicator.i18n import gettext_in, msg
+from adjudicator.sheets import Kind, TableSchema
+from adjudicator.xlsx.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
+from adjudicator.xlsx.writing import TITLE_FONT, header_row, put
+
+LISTS_SHEET = "_lists"
+INPUT_ROWS = 200
+
+
+def build_order_workbook(
+    ruleset: Ruleset,
+    campaign: Campaign,
+    faction: str,
+    rows: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+) -> Workbook:
+    """The order workbook of ``faction`` for the campaign's current turn; ``rows`` pre-fills sheets
+    (by schema key, values by column key), as the bundled examples do."""
+    lang = campaign.factions[faction].language
+    wb = Workbook()
+    wb.remove(wb.active)
+    _instructions(wb, ruleset, campaign, faction, lang)
+    lists = wb.create_sheet(LISTS_SHEET)
+    lists.sheet_state = "hidden"
+    offered = ruleset.choice_lists(campaign, faction)
+    list_col = 0
+    for schema in ruleset.order_schemas:
+        ws = wb.create_sheet(schema.title_in(lang))
+        header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+        ws.freeze_panes = "A2"
+        for index, column in enumerate(schema.columns, start=1):
+            letter = get_column_letter(index)
+            area = f"{letter}2:{letter}{INPUT_ROWS + 1}"
+            values = [column.choice_label(c.code, lang) for c in column.choices] or offered.get(column.key, [])
+            validation: DataValidation | None = None
+            if values:
+                list_col += 1
+                list_letter = get_column_letter(list_col)
+                for r, value in enumerate(values, start=1):
+                    put(lists, r, list_col, value)
+                name = f"list_{schema.key}_{column.key}"
+                ref = f"{quote_sheetname(LISTS_SHEET)}!${list_letter}$1:${list_letter}${len(values)}"
+                wb.defined_names[name] = DefinedName(name, attr_text=ref)
+                strict = column.kind is Kind.CHOICE
+                validation = DataValidation(type="list", formula1=f"={name}", allow_blank=True,
+                                            showErrorMessage=strict, errorStyle="stop" if strict else "warning")
+            elif column.kind in (Kind.INT, Kind.NUMBER):
+                validation = DataValidation(
+                    type="whole" if column.kind is Kind.INT else "decimal",
+                    operator="between",
+                    formula1=str(int(column.minimum) if column.minimum is not None else -(10**9)),
+                    formula2=str(int(column.maximum) if column.maximum is not None else 10**9),
+                    allow_blank=True,
+                    showErrorMessage=True,
+                )
+            if validation is None:
+                validation = DataValidation(allow_blank=True)
+            if column.help:
+                validation.promptTitle = column.header_in(lang)[:32]
+                validation.prompt = gettext_in(lang, column.help)[:255]
+                validation.showInputMessage = True
+            validation.add(area)
+            ws.add_data_validation(validation)
+            for r in range(2, INPUT_ROWS + 2):
+                ws.cell(row=r, column=index).protection = Protection(locked=False)
+        for r, values in enumerate((rows or {}).get(schema.key, []), start=2):
+            for index, column in enumerate(schema.columns, start=1):
+                value = values.get(column.key)
+                if column.kind is Kind.CHOICE and value is not None:
+                    value = column.choice_label(str(value), lang)
+                put(ws, r, index, value, lang)
+        ws.protection.sheet = True
+        ws.protection.formatColumns = False
+        ws.protection.autoFilter = False
+    token = faction_token(campaign.secret, campaign.campaign_id, faction, campaign.turn)
+    write_identity(
+        wb,
+        Identity(ruleset.name, campaign.campaign_id, faction, campaign.turn, TEMPLATE_VERSION, token, lang),
+    )
+    wb.active = 1
+    return wb
+
+
+def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: str, lang: str) -> None:
+    ws = wb.create_sheet(gettext_in(lang, "Instructions"))
+    ws.column_dimensions["A"].width = 28
+    ws.column_dimensions["B"].width = 90
+    put(ws, 1, 1, msg("{game}: orders of {faction} for turn {turn}", game=msg(ruleset.title),
+                      faction=campaign.factions[faction].name, turn=campaign.turn), lang)
+    ws.cell(row=1, column=1).font = TITLE_FONT
+    lines: list[tuple[Any, Any]] = [
+        (msg("Campaign"), campaign.title),
+        (msg("Faction"), f"{faction} ({campaign.factions[faction].name})"),
+        (msg("Turn"), campaign.turn),
+    ]
+    deadline = campaign.settings.get("deadline")
+    if deadline:
+        lines.append((msg("Deadline"), str(deadline)))
+    lines.append((msg("How to fill it in"),
+                  msg("Write one order per row on the order sheet. Choose values from the dropdowns where "
+                      "there are any. Do not rename sheets or headers. Save and send the file back to the GM.")))
+    row = 3
+    for label, value in lines:
+        put(ws, row, 1, label, lang)
+        ws.cell(row=row, column=1).font = Font(bold=True)
+        put(ws, row, 2, value, lang)
+        ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True)
+        row += 1
+    row += 1
+    for schema in ruleset.order_schemas:
+        row = _describe_sheet(ws, row, schema, lang)
+    ws.protection.sheet = True
+
+
+def _describe_sheet(ws: Any, row: int, schema: TableSchema, lang: str) -> int:
+    put(ws, row, 1, schema.title_in(lang), lang)
+    ws.cell(row=row, column=1).font = TITLE_FONT
+    if schema.help:
+        put(ws, row, 2, gettext_in(lang, schema.help), lang)
+    row += 1
+    for column in schema.columns:
+        put(ws, row, 1, column.header_in(lang), lang)
+        ws.cell(row=row, column=1).font = Font(bold=True)
+        put(ws, row, 2, gettext_in(lang, column.help) if column.help else "", lang)
+        ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True)
+        row += 1
+    return row + 1

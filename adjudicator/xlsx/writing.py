@@ -1,0 +1,161 @@
+"""Writing workbooks with openpyxl: safe cells, tables, report tabs, atomic saves.
+
+Every text that came from a player is written as a string cell, never as a formula, so nothing a
+player typed (``=HYPERLINK(…)``, ``=cmd|…``) is evaluated when the GM opens a workbook. Files are
+written to a temporary name in the same folder and renamed into place, so a reader never sees half
+a file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from adjudicator.engine.ruleset import ReportTable
+from adjudicator.i18n import Msg, msg, render
+
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="305496")
+TITLE_FONT = Font(bold=True, size=13)
+ERROR_FILL = PatternFill("solid", fgColor="F8CBAD")
+WARNING_FILL = PatternFill("solid", fgColor="FFE699")
+FORBIDDEN_IN_TITLES = str.maketrans({c: " " for c in "[]:*?/\\"})
+
+
+def _temporary_beside(path: Path) -> str:
+    """A new empty file beside ``path``, with the permissions a plain new file would get."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(temporary, 0o666 & ~mask)
+    return temporary
+
+
+def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None:
+    """Write one cell; text is always stored as text, never as a formula."""
+    value = render(value, lang)
+    if value is None:
+        return
+    cell = ws.cell(row=row, column=col)
+    if isinstance(value, str):
+        cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        cell.data_type = "s"
+    elif isinstance(value, (bool, int, float)):
+        cell.value = value
+    else:
+        cell.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
+        cell.data_type = "s"
+
+
+def sheet_title(wb: Workbook, wanted: str) -> str:
+    """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\)."""
+    base = wanted.translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
+    title, n = base, 2
+    existing = {ws.title.casefold() for ws in wb.worksheets}
+    while title.casefold() in existing:
+        suffix = f" ({n})"
+        title = base[: 31 - len(suffix)] + suffix
+        n += 1
+    return title
+
+
+def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
+    for col, header in enumerate(headers, start=1):
+        put(ws, row, col, header, lang)
+        cell = ws.cell(row=row, column=col)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        width = widths[col - 1] if col - 1 < len(widths) else max(12, min(40, len(str(render(header, lang))) + 4))
+        letter = get_column_letter(col)
+        ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, width)
+
+
+def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: str) -> int:
+    """Rows from ``start``; returns the next free row."""
+    row = start
+    for values in rows:
+        for col, value in enumerate(values, start=1):
+            put(ws, row, col, value, lang)
+        row += 1
+    return row
+
+
+def write_table_sheet(
+    wb: Workbook, title: Msg | str, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
+    widths: Sequence[int] = (),
+) -> Worksheet:
+    ws = wb.create_sheet(sheet_title(wb, str(render(title, lang))))
+    header_row(ws, 1, headers, lang, widths)
+    last = write_rows(ws, 2, rows, lang)
+    ws.freeze_panes = "A2"
+    if headers:
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{max(last - 1, 1)}"
+    return ws
+
+
+def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], lang: str) -> Worksheet:
+    """Several titled tables one below the other on one sheet."""
+    ws = wb.create_sheet(sheet_title(wb, title))
+    row = 1
+    for table in tables:
+        put(ws, row, 1, table.title, lang)
+        ws.cell(row=row, column=1).font = TITLE_FONT
+        header_row(ws, row + 1, table.headers, lang)
+        row = write_rows(ws, row + 2, table.rows, lang)
+        if not table.rows:
+            put(ws, row, 1, msg("(none)"), lang)
+            row += 1
+        row += 1
+    return ws
+
+
+def atomic_save(wb: Workbook, path: Path) -> None:
+    """Save to a temporary file beside ``path``, flush it to disk, then rename it into place."""
+    temporary = _temporary_beside(path)
+    try:
+        wb.save(temporary)
+        with open(temporary, "rb+") as written:
+            os.fsync(written.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def atomic_copy(source: Path, target: Path) -> None:
+    temporary = _temporary_beside(target)
+    try:
+        with open(temporary, "wb") as out, open(source, "rb") as src:
+            while chunk := src.read(1 << 20):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(target: Path, text: str) -> None:
+    temporary = _temporary_beside(target)
+    try:
+        with open(temporary, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
