@@ -10,8 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from adjudicator.i18n import Msg
-
+from adjudicator.i18n import N_, Msg, msg
 
 @dataclass(frozen=True)
 class LedgerLine:
@@ -68,3 +67,23 @@ def unreconciled(
         if running.get(key, 0) != closing.get(key, 0):
             bad.append((key[0], key[1], running.get(key, 0), closing.get(key, 0)))
     return bad
+
+
+#: Phase names rulesets use in ledger lines (translated where they are shown).
+PHASES = (N_("pre-step"), N_("step 1"), N_("step 2"), N_("step 4"), N_("turn end"), N_("GM"))
+
+
+def account_label(account: str) -> Msg | str:
+    """``treasury`` and ``fleet@C4`` as the reader's words; other accounts as they are."""
+    if account == "treasury":
+        return msg("treasury")
+    kind, _, where = account.partition("@")
+    if kind == "fleet" and where:
+        return msg("fleet in {square}", square=where)
+    return account
+
+
+def ledger_row(line: LedgerLine) -> list[object]:
+    """A ledger line as the cells of a Ledger sheet."""
+    return [line.turn, msg(line.phase), line.faction, account_label(line.account), line.change, line.balance,
+            line.cause, line.reference]

@@ -71,6 +71,15 @@ class ProblemList:
     def has_errors(self) -> bool:
         return any(p.is_error for p in self._items)
 
+    def sort(self) -> None:
+        """Workbook-level problems first, then by sheet, row and column (stable otherwise)."""
+
+        def key(p: Problem) -> tuple[int, str, int, int, str]:
+            letters = "".join(ch for ch in (p.cell or "") if ch.isalpha())
+            return (0 if p.row is None else 1, p.sheet or "", p.row or 0, len(letters), letters)
+
+        self._items.sort(key=key)
+
     def codes(self) -> list[str]:
         return [p.code for p in self._items]
 

@@ -24,8 +24,12 @@ from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_save
 
 
-def load_scenario(folder: Path) -> tuple[Ruleset, Campaign, dict[str, Any]]:
-    data = tomllib.loads((folder / "scenario.toml").read_text(encoding="utf-8"))
+def load_scenario(folder: Path) -> dict[str, Any]:
+    return tomllib.loads((folder / "scenario.toml").read_text(encoding="utf-8"))
+
+
+def campaign_from_data(data: dict[str, Any]) -> tuple[Ruleset, Campaign]:
+    """The campaign a scenario describes (settings, parameters, tables)."""
     settings = data["settings"]
     ruleset = find_ruleset(settings["ruleset"])
     language = normalise_language(settings.get("language", ruleset.default_language))
@@ -52,13 +56,16 @@ def load_scenario(folder: Path) -> tuple[Ruleset, Campaign, dict[str, Any]]:
         tables=tables,
         settings={"deadline": settings.get("deadline", "")},
     )
-    return ruleset, campaign, data
+    return ruleset, campaign
 
 
 def build(folder: Path, out: Path | None = None) -> list[Path]:
     """Write the example's campaign.xlsx, inbox/*.xlsx and gm_input.xlsx into ``out`` (default: ``folder``)."""
-    out = out or folder
-    ruleset, campaign, data = load_scenario(folder)
+    return build_from_data(load_scenario(folder), out or folder)
+
+
+def build_from_data(data: dict[str, Any], out: Path) -> list[Path]:
+    ruleset, campaign = campaign_from_data(data)
     written = [out / "campaign.xlsx"]
     atomic_save(new_master(ruleset, campaign), written[0])
     for faction, sheets in sorted(data.get("orders", {}).items()):

@@ -20,7 +20,7 @@ from adjudicator.dice import Roll
 from adjudicator.engine.parameters import ParameterError
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
 from adjudicator.i18n import N_, UnsupportedLanguageError, fold, msg, normalise_language
-from adjudicator.ledger import LedgerLine
+from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
@@ -245,8 +245,7 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
 
 def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str) -> None:
     for schema, rows in (
-        (LEDGER, [[l.turn, l.phase, l.faction, l.account, l.change, l.balance, l.cause, l.reference]
-                  for l in lines]),
+        (LEDGER, [ledger_row(line) for line in lines]),
         (DICE, [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]),
     ):
         wanted = schema.spellings()

@@ -18,7 +18,7 @@ from openpyxl.comments import Comment
 from adjudicator.campaign.submissions import Submission
 from adjudicator.engine.ruleset import OrderOutcome, ReportTable, SheetRows, Status
 from adjudicator.i18n import Msg, msg
-from adjudicator.ledger import LedgerLine
+from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import Problem
 from adjudicator.sheets import records
 from adjudicator.xlsx.identity import META_SHEET
@@ -135,7 +135,7 @@ LEDGER_HEADERS = [msg("Turn"), msg("Phase"), msg("Faction"), msg("Account"), msg
 
 
 def ledger_rows(lines: Sequence[LedgerLine]) -> list[list[Any]]:
-    return [[l.turn, l.phase, l.faction, l.account, l.change, l.balance, l.cause, l.reference] for l in lines]
+    return [ledger_row(line) for line in lines]
 
 
 def results_workbook(

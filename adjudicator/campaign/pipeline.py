@@ -193,7 +193,7 @@ def run(
             return _reprocess(folder, campaign, ruleset, list(files or []), seed)
         submissions = _submissions(folder, campaign, ruleset, list(files or []))
         return _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
-                        folder.gm_input(campaign.turn), None)
+                        folder.gm_input(campaign.turn), None, folder.master)
 
 
 def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, files: list[Path],
@@ -204,7 +204,8 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
         raise _fail("M10", msg("There is no resolved turn to reprocess."), None)
     turn_dir = folder.turn_dir(turn)
     problems = ProblemList()
-    loaded = master.load_campaign(turn_dir / "state_before.xlsx", find_ruleset, problems)
+    state_before = turn_dir / "state_before.xlsx"
+    loaded = master.load_campaign(state_before, find_ruleset, problems)
     if loaded is None:
         raise CampaignError(problems)
     campaign, ruleset = loaded
@@ -214,7 +215,7 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
     flag_duplicates(submissions)
     gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
     return _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
-                    allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn)
+                    allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
 
 
 def _resolve(
@@ -227,7 +228,9 @@ def _resolve(
     stop_for_gm: bool,
     gm_path: Path,
     supersede: int | None,
+    base: Path,
 ) -> RunOutcome:
+    """Resolve ``campaign`` (read from the master workbook ``base``) and commit the turn."""
     turn = campaign.turn
     used_seed = campaign.seed if seed is None else int(seed)
     outcome = RunOutcome("invalid", campaign, submissions, seed=used_seed)
@@ -261,7 +264,7 @@ def _resolve(
 
     staging = folder.new_staging(turn)
     try:
-        manifest = _stage(folder, staging, campaign, ruleset, submissions, taken, result, ledger, dice, gm_sheets,
+        manifest = _stage(folder, staging, base, campaign, ruleset, taken, result, ledger, dice, gm_sheets,
                           gm_path, used_seed)
         if supersede is not None:
             folder.supersede(supersede)
@@ -280,9 +283,9 @@ def _resolve(
 def _stage(
     folder: CampaignFolder,
     staging: Path,
+    base: Path,
     campaign: Campaign,
     ruleset: Ruleset,
-    submissions: list[Submission],
     taken: dict[str | None, Submission],
     result: TurnResult,
     ledger: Ledger,
@@ -304,7 +307,7 @@ def _stage(
         manifest_files[str(faction)] = {"received_as": submission.name, "stored_as": name,
                                         "sha256": submission.sha256}
     (submitted / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
-    shutil.copyfile(folder.master, staging / "state_before.xlsx")
+    shutil.copyfile(base, staging / "state_before.xlsx")
     if gm_sheets is not None:
         shutil.copyfile(gm_path, staging / "gm_input.xlsx")
 
@@ -326,7 +329,7 @@ def _stage(
         atomic_save(wb, path)
         result_hashes[faction] = sha256_of(path)
 
-    wb = master.open_master(folder.master)
+    wb = master.open_master(base)
     master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
     master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
     order_headers: list[Any] = []

@@ -103,6 +103,7 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
         ruleset.validate_orders(campaign, faction, orders, problems)
     mark_invalid_rows(orders, problems)
+    problems.sort()
     submission.orders = orders
     return submission
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from adjudicator.dice import Dice
 from adjudicator.engine.parameters import ParameterTable
-from adjudicator.i18n import Msg
+from adjudicator.i18n import N_, Msg
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Column, TableSchema
@@ -71,9 +71,9 @@ class FactionOrders:
 
 
 class Status(StrEnum):
-    DONE = "done"
-    PARTIAL = "partial"
-    REJECTED = "rejected"
+    DONE = N_("done")
+    PARTIAL = N_("partial")
+    REJECTED = N_("rejected")
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,14 @@ def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
             )
     fc = params["fc_threshold"]
     faction = order.faction
+    if snapshot.value(faction, order.square) == 0:
+        return Rejection(
+            "E04",
+            msg("You have {have}R of fleet in {a}; your orders move {wanted}R.", have=0, a=order.square,
+                wanted=order.amount if order.amount != "ALL" else 0),
+            "amount",
+            msg("Move only fleets you have: see the Fleets table of your last report."),
+        )
     if params["origin_must_be_fc"]:
         for a, b in zip(squares[:-1], squares[1:], strict=False):
             if snapshot.fully_controls(faction, a, fc):

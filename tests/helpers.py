@@ -1,0 +1,126 @@
+"""Building real campaigns and workbooks for tests, and reading them back."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import python_calamine as pc
+
+from adjudicator.campaign import pipeline
+from adjudicator.campaign.gm_input import write_gm_input
+from adjudicator.campaign.master import new_master
+from adjudicator.campaign.store import CampaignFolder
+from adjudicator.engine.registry import find_ruleset
+from adjudicator.scenario import campaign_from_data, load_scenario
+from adjudicator.paths import examples_root
+from adjudicator.xlsx.templates import build_order_workbook
+from adjudicator.xlsx.writing import atomic_save
+
+EXAMPLE = examples_root() / "star_sectors"
+
+
+def example_campaign(root: Path) -> Path:
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    return root
+
+
+def example_data() -> dict[str, Any]:
+    return copy.deepcopy(load_scenario(EXAMPLE))
+
+
+def grid_map(width: int, height: int, income: int = 10) -> list[dict[str, Any]]:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return [
+        {"square": f"{letters[x - 1]}{y}", "x": x, "y": y, "income": income, "passable": "YES"}
+        for y in range(1, height + 1) for x in range(1, width + 1)
+    ]
+
+
+def scenario(factions: dict[str, int], fleets: list[tuple[str, str, int]], turn: int = 1,
+             width: int = 4, height: int = 4, projects: list[dict[str, Any]] | None = None,
+             usages: list[dict[str, Any]] | None = None, parameters: dict[str, Any] | None = None,
+             languages: dict[str, str] | None = None) -> dict[str, Any]:
+    """Scenario data of a small star_sectors campaign: factions with treasuries, fleets as (faction, square, R)."""
+    return {
+        "settings": {"ruleset": "star_sectors", "campaign": "test", "seed": 7, "turn": turn, "language": "en",
+                     "secret": "test-secret"},
+        "parameters": parameters or {},
+        "tables": {
+            "factions": [{"id": f, "name": f.title(), "language": (languages or {}).get(f, "en"), "treasury": t}
+                         for f, t in factions.items()],
+            "fleets": [{"faction": f, "square": s, "value": v} for f, s, v in fleets],
+            "map": grid_map(width, height),
+            "projects": projects or [],
+            "usages": usages or [],
+        },
+    }
+
+
+def make_campaign(root: Path, data: dict[str, Any]) -> Path:
+    ruleset, campaign = campaign_from_data(data)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "inbox").mkdir(exist_ok=True)
+    atomic_save(new_master(ruleset, campaign), root / "campaign.xlsx")
+    return root
+
+
+def write_orders(root: Path, faction: str, rows: list[dict[str, Any]], name: str | None = None,
+                 sheet: str = "orders") -> Path:
+    """A faction's order workbook for the campaign's current turn, filled in, dropped into the inbox."""
+    _, campaign, ruleset = pipeline.open_campaign(root)
+    path = root / "inbox" / (name or f"{faction}.xlsx")
+    atomic_save(build_order_workbook(ruleset, campaign, faction, {sheet: rows}), path)
+    return path
+
+
+def write_gm(root: Path, sheets: dict[str, list[dict[str, Any]]]) -> Path:
+    folder, campaign, ruleset = pipeline.open_campaign(root)
+    requests = {s.key: pd.DataFrame(sheets.get(s.key, []), columns=s.keys()) for s in ruleset.gm_input_schemas}
+    path = folder.gm_input(campaign.turn)
+    write_gm_input(path, ruleset, requests, campaign.turn, campaign.language)
+    return path
+
+
+def sheet_rows(path: Path, name_part: str) -> list[list[Any]]:
+    """The non-empty rows of the first sheet whose name contains ``name_part``."""
+    book = pc.CalamineWorkbook.from_path(str(path))
+    for name in book.sheet_names:
+        if name_part in name:
+            return [r for r in book.get_sheet_by_name(name).to_python() if any(c != "" for c in r)]
+    raise KeyError(f"{name_part!r} not in {book.sheet_names}")
+
+
+def all_values(path: Path) -> dict[str, list[list[Any]]]:
+    book = pc.CalamineWorkbook.from_path(str(path))
+    return {name: book.get_sheet_by_name(name).to_python() for name in book.sheet_names}
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Every file below ``root`` with its SHA-256 (to prove nothing changed)."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def state(root: Path) -> Any:
+    _, campaign, _ = pipeline.open_campaign(root)
+    return campaign
+
+
+def fleets_of(root: Path) -> dict[tuple[str, str], int]:
+    frame = state(root).tables["fleets"]
+    return {(r["faction"], r["square"]): int(r["value"]) for r in frame.to_dict("records")}
+
+
+def treasuries(root: Path) -> dict[str, int]:
+    frame = state(root).tables["factions"]
+    return {r["id"]: int(r["treasury"]) for r in frame.to_dict("records")}
+
+
+def folder(root: Path) -> CampaignFolder:
+    return CampaignFolder(root)

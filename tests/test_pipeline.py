@@ -1,0 +1,217 @@
+"""The turn pipeline on a real campaign folder: atomic, reproducible, order-independent, reconciled."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.campaign import pipeline
+from adjudicator.campaign.store import CampaignFolder
+from adjudicator.ledger import unreconciled
+from adjudicator.rulesets.star_sectors.rules import StarSectors
+from tests.helpers import (
+    all_values, example_data, make_campaign, scenario, sheet_rows, tree_digest, write_orders,
+)
+
+
+def results_values(root: Path, turn: str = "T03") -> dict[str, dict[str, list[list[object]]]]:
+    results = root / "turns" / turn / "results"
+    return {p.name: all_values(p) for p in sorted(results.glob("*.xlsx"))}
+
+
+def master_values(root: Path) -> dict[str, list[list[object]]]:
+    return all_values(root / "campaign.xlsx")
+
+
+def test_example_turn_resolves_with_the_expected_state(example: Path) -> None:
+    outcome = pipeline.run(example)
+    assert outcome.status == "resolved"
+    turn = json.loads((example / "turns" / "T03" / "turn.json").read_text())
+    assert turn["seed"] == 20261130 and set(turn["submitted"]) == {"ALPHA", "BETA", "BORYA", "GAMMA"}
+    settings = dict((r[0], r[1]) for r in sheet_rows(example / "campaign.xlsx", "Settings")[1:])
+    assert settings["turn"] == 4
+    assert not list((example / "inbox").iterdir()), "used workbooks leave the inbox"
+    assert sorted(p.name for p in (example / "turns" / "T03" / "inbox").iterdir()) == [
+        "ALPHA.xlsx", "BETA.xlsx", "BORYA.xlsx", "GAMMA.xlsx"]
+
+
+def test_submitted_workbooks_are_kept_exactly_as_received(example: Path) -> None:
+    received = {p.name: p.read_bytes() for p in (example / "inbox").iterdir()}
+    pipeline.run(example)
+    submitted = example / "turns" / "T03" / "submitted"
+    for name, data in received.items():
+        assert (submitted / name).read_bytes() == data
+        assert (example / "turns" / "T03" / "inbox" / name).read_bytes() == data
+    sums = (submitted / "SHA256SUMS").read_text().split("\n")
+    assert len([line for line in sums if line]) == 4
+
+
+def test_ledger_reconciles_for_every_faction(example: Path) -> None:
+    ruleset = StarSectors()
+    captured = {}
+    original = ruleset.resolve
+
+    def spy(turn):  # noqa: ANN001 - the TurnInput
+        result = original(turn)
+        captured["result"], captured["ledger"] = result, turn.ledger
+        return result
+
+    from adjudicator.engine import registry
+    installed = registry.installed()
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(installed["star_sectors"], "resolve", spy)
+    try:
+        pipeline.run(example)
+    finally:
+        monkey.undo()
+    result, ledger = captured["result"], captured["ledger"]
+    assert ledger.lines, "the example turn moves R"
+    assert unreconciled(result.opening_balances, ledger.lines, result.closing_balances) == []
+    # And in the GM's workbook: per faction, opening treasury + treasury changes = closing treasury.
+    before = {r[0]: r[3] for r in sheet_rows(example / "turns" / "T03" / "state_before.xlsx", "Factions")[1:]}
+    after = {r[0]: r[3] for r in sheet_rows(example / "campaign.xlsx", "Factions")[1:]}
+    lines = sheet_rows(example / "campaign.xlsx", "Ledger")[1:]
+    for faction in before:
+        change = sum(r[4] for r in lines if r[2] == faction and r[3] == "treasury")
+        assert before[faction] + change == after[faction], faction
+
+
+def test_same_seed_same_results_twice(tmp_path: Path) -> None:
+    from tests.helpers import example_campaign
+
+    first, second = example_campaign(tmp_path / "a"), example_campaign(tmp_path / "b")
+    pipeline.run(first)
+    pipeline.run(second)
+    assert results_values(first) == results_values(second)
+    assert master_values(first) == master_values(second)
+
+
+def test_order_of_files_and_of_unrelated_rows_changes_nothing(tmp_path: Path) -> None:
+    data = example_data()
+    from adjudicator.scenario import build_from_data
+    from tests.helpers import example_campaign
+
+    reference = example_campaign(tmp_path / "ref")
+    pipeline.run(reference)
+
+    shuffled_data = example_data()
+    # Rows of unrelated orders swapped: Beta's move and its build touch different squares and accounts.
+    beta = shuffled_data["orders"]["BETA"]["orders"]
+    beta[1], beta[2] = beta[2], beta[1]
+    built = tmp_path / "build"
+    build_from_data(shuffled_data, built)
+    shuffled = tmp_path / "shuffled"
+    shuffled.mkdir()
+    shutil.copyfile(built / "campaign.xlsx", shuffled / "campaign.xlsx")
+    names = sorted(p.name for p in (built / "inbox").iterdir())
+    random.Random(3).shuffle(names)
+    files = []
+    for index, name in enumerate(names):  # other names, other order on disk and on the command line
+        target = shuffled / "inbox" / f"{index}-{name}"
+        target.parent.mkdir(exist_ok=True)
+        shutil.copyfile(built / "inbox" / name, target)
+        files.append(target)
+    CampaignFolder(shuffled).pending_dir(3).mkdir(parents=True)
+    shutil.copyfile(built / "gm_input.xlsx", CampaignFolder(shuffled).gm_input(3))
+    assert pipeline.run(shuffled, files).status == "resolved"
+
+    assert data["orders"]["BETA"]["orders"] != beta
+    assert master_values(reference)["Fleets"] == master_values(shuffled)["Fleets"]
+    assert master_values(reference)["Factions"] == master_values(shuffled)["Factions"]
+    assert master_values(reference)["Projects"] == master_values(shuffled)["Projects"]
+    for faction in ("ALPHA", "BORYA", "GAMMA"):
+        ref = results_values(reference)[f"{faction}.xlsx"]
+        new = results_values(shuffled)[f"{faction}.xlsx"]
+        assert ref == new, faction
+
+
+def test_a_failing_turn_leaves_the_campaign_exactly_as_it_was(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = tree_digest(example)
+    from adjudicator.campaign import outputs
+
+    def broken(*args, **kwargs):  # noqa: ANN002, ANN003
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pipeline, "results_workbook", broken)
+    with pytest.raises(OSError):
+        pipeline.run(example)
+    assert tree_digest(example) == before
+    assert outputs.results_workbook is not broken
+
+
+def test_an_interrupted_commit_is_rolled_forward(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.campaign import store
+
+    def crash(*args, **kwargs):  # noqa: ANN002, ANN003
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "atomic_copy", crash)  # dies after turn.json, before campaign.xlsx
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.run(example)
+    monkeypatch.undo()
+    assert (example / "turns" / "T03" / "turn.json").exists()
+    assert sheet_rows(example / "campaign.xlsx", "Settings")[5][1] == 3  # not yet replaced
+    _, campaign, _ = pipeline.open_campaign(example)  # any command recovers
+    assert campaign.turn == 4
+    assert all_values(example / "campaign.xlsx") == all_values(example / "turns" / "T03" / "campaign_after.xlsx")
+
+
+def test_partial_files_of_an_interrupted_run_are_moved_aside(example: Path) -> None:
+    (example / "turns" / "T03" / "results").mkdir(parents=True)
+    (example / "turns" / "T03" / "results" / "ALPHA.xlsx").write_bytes(b"half")
+    staging = example / "turns" / ".T03.staging-1"
+    staging.mkdir()
+    outcome = pipeline.run(example)
+    assert outcome.status == "resolved"
+    assert (example / "turns" / "T03" / "interrupted-1" / "results" / "ALPHA.xlsx").read_bytes() == b"half"
+    assert not staging.exists()
+
+
+def test_running_a_resolved_turn_again_is_refused_and_changes_nothing(example: Path) -> None:
+    originals = {p.name: p.read_bytes() for p in (example / "inbox").iterdir()}
+    pipeline.run(example)
+    for name, data in originals.items():
+        (example / "inbox" / name).write_bytes(data)
+    before = tree_digest(example)
+    outcome = pipeline.run(example)
+    assert outcome.status == "invalid"
+    assert all("F09" in s.problems.codes() for s in outcome.submissions)
+    after = tree_digest(example)
+    assert {k: v for k, v in after.items() if not k.startswith("checks/")} == before
+
+
+def test_reprocess_restores_the_state_before_and_gives_identical_results(example: Path) -> None:
+    pipeline.run(example)
+    first_results = results_values(example)
+    first_master = master_values(example)
+    outcome = pipeline.run(example, reprocess=True)
+    assert outcome.status == "resolved"
+    assert results_values(example) == first_results
+    assert master_values(example) == first_master
+    assert (example / "turns" / "T03" / "superseded-1" / "turn.json").exists()
+
+
+def test_missing_faction_blocks_the_turn_unless_allowed(tmp_path: Path) -> None:
+    root = make_campaign(tmp_path / "c", scenario({"ALPHA": 0, "BETA": 0}, [("ALPHA", "A1", 60)]))
+    write_orders(root, "ALPHA", [])
+    before = tree_digest(root)
+    assert pipeline.run(root).status == "missing"
+    assert tree_digest(root) == before
+    outcome = pipeline.run(root, allow_missing=True)
+    assert outcome.status == "resolved"
+    assert sheet_rows(outcome.results["BETA"], "Report")[0][0] == "Treasury"
+
+
+def test_templates_one_per_faction_with_identity(example: Path) -> None:
+    from adjudicator.problems import ProblemList
+    from adjudicator.xlsx.identity import read_identity
+    from adjudicator.xlsx.reading import read_workbook
+
+    paths = pipeline.make_templates(example)
+    assert [p.name for p in paths] == ["ALPHA.xlsx", "BETA.xlsx", "BORYA.xlsx", "GAMMA.xlsx"]
+    identity = read_identity(read_workbook(paths[3], ProblemList()))
+    assert (identity.faction, identity.turn, identity.language) == ("GAMMA", 3, "es")
