@@ -90,7 +90,8 @@ class Msg:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):
             # A translation with a broken placeholder must not hide the message itself.
-            return self.text.format(**values)
+            english = self.plural if self.plural is not None and self.n is not None and self.n != 1 else self.text
+            return english.format(**values)
 
     def __str__(self) -> str:
         return self.render("en")
@@ -110,16 +111,25 @@ def render(value: Any, lang: str) -> Any:
     """Render a :class:`Msg` (or a list of them); other values are returned as they are."""
     if isinstance(value, Msg):
         return value.render(lang)
+    if isinstance(value, (list, tuple)):
+        return type(value)(render(item, lang) for item in value)
     return value
 
 
 def fold(text: object) -> str:
-    """Case-, accent- and space-insensitive key used to recognise words in any language."""
-    raw = unicodedata.normalize("NFKD", str(text)).casefold()
-    stripped = "".join(c for c in raw if not unicodedata.combining(c) or c in "\u0306\u0308")
-    # Keep Russian й/ё distinct from и/е: only Latin accents are dropped.
-    stripped = unicodedata.normalize("NFC", stripped).replace("ё", "е")
-    return " ".join(stripped.replace("_", " ").split())
+    """Case-, accent- and space-insensitive key used to recognise words in any language.
+
+    Latin accents are dropped (``Reparación`` = ``reparacion``, ``Pingüino`` = ``pinguino``); Russian
+    ``й`` stays distinct from ``и``, and ``ё`` is read as ``е``, as Russian writers do."""
+    out = []
+    for char in unicodedata.normalize("NFC", str(text)).casefold():
+        if char == "й":
+            out.append(char)
+            continue
+        if char == "ё":
+            char = "е"
+        out.append("".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)))
+    return " ".join("".join(out).replace("_", " ").split())
 
 
 def all_spellings(msgid: str, extra: Iterable[str] = ()) -> set[str]:

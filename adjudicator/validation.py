@@ -8,6 +8,7 @@ canonical code) and the rows with a failed cell are marked ``_invalid``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -24,14 +25,17 @@ ALL_WORDS = {fold(w) for w in ("ALL", "ВСЕ", "ВСЁ", "TODO", "TODOS", "TODA
 
 
 def as_number(value: Any) -> float | None:
+    """A finite number from a cell: ``12``, ``12.5``, ``"12,5"``, ``"1 000"``; None otherwise."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        return float(value)
-    try:
-        return float(str(value).replace(",", ".").replace("\u00a0", "").replace(" ", ""))
-    except ValueError:
-        return None
+        number = float(value)
+    else:
+        try:
+            number = float(str(value).replace(",", ".").replace("\u00a0", "").replace(" ", ""))
+        except ValueError:
+            return None
+    return number if math.isfinite(number) else None
 
 
 def as_whole(value: Any) -> int | None:
@@ -109,6 +113,7 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
     """Typed values of ``table``: invalid cells become None, their rows get ``_invalid`` True."""
     frame = table.frame
     invalid = pd.Series(False, index=frame.index, dtype=bool)
+    bad_cells: set[tuple[int, str]] = set()
     try:
         _schema(table).validate(frame, lazy=True)
     except SchemaErrors as errors:
@@ -131,10 +136,15 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
                 message, hint = _type_message(column, frame.at[row, column.key])
             problems.add(Problem(code, Severity.ERROR, message, hint, **where))  # type: ignore[arg-type]
             invalid.loc[row] = True
+            bad_cells.add((row, column.key))
     typed = pd.DataFrame(index=frame.index)
     for key in frame.columns:
         convert = _converter(table.schema.column(key))
-        typed[key] = pd.Series([None if v is None else convert(v) for v in frame[key]], index=frame.index, dtype=object)
+        typed[key] = pd.Series(
+            [None if v is None or (row, key) in bad_cells else convert(v) for row, v in frame[key].items()],
+            index=frame.index,
+            dtype=object,
+        )
     typed["_invalid"] = invalid
     return typed
 

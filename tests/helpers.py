@@ -15,6 +15,7 @@ from adjudicator.campaign.gm_input import write_gm_input
 from adjudicator.campaign.master import new_master
 from adjudicator.campaign.store import CampaignFolder
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.i18n import gettext_in
 from adjudicator.scenario import campaign_from_data, load_scenario
 from adjudicator.paths import examples_root
 from adjudicator.xlsx.templates import build_order_workbook
@@ -85,8 +86,10 @@ def write_gm(root: Path, sheets: dict[str, list[dict[str, Any]]]) -> Path:
     return path
 
 
-def sheet_rows(path: Path, name_part: str) -> list[list[Any]]:
-    """The non-empty rows of the first sheet whose name contains ``name_part``."""
+def sheet_rows(path: Path, name_part: str, lang: str = "en") -> list[list[Any]]:
+    """The non-empty rows of the first sheet whose name contains ``name_part`` (an English msgid,
+    looked for in ``lang``)."""
+    name_part = gettext_in(lang, name_part)
     book = pc.CalamineWorkbook.from_path(str(path))
     for name in book.sheet_names:
         if name_part in name:

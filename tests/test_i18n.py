@@ -13,8 +13,8 @@ import pytest
 from adjudicator import i18n
 from adjudicator.i18n import (
     LANGUAGES,
-    Msg,
     N_,
+    Msg,
     UnsupportedLanguageError,
     all_spellings,
     fold,
@@ -93,11 +93,6 @@ def test_fold_accepts_non_text() -> None:
     assert fold(None) == "none"
 
 
-@pytest.mark.xfail(
-    reason="i18n.fold keeps the diaeresis (U+0308) on Latin letters too, so Spanish ü is not folded: "
-    "fold('Pingüino') == 'pingüino' != 'pinguino'; only Cyrillic й/ё should keep their marks",
-    strict=True,
-)
 def test_fold_drops_the_spanish_diaeresis() -> None:
     assert fold("Pingüino") == fold("pinguino")
     assert fold("Antigüedad") == fold("antiguedad")
@@ -193,11 +188,6 @@ def test_broken_translation_falls_back_to_english(monkeypatch: pytest.MonkeyPatc
     assert msg("{file} is damaged.", file="a.xlsx").render("es") == "a.xlsx is damaged."
 
 
-@pytest.mark.xfail(
-    reason="Msg.render's fallback for a broken translation formats self.text (the singular msgid) "
-    "even for a plural message, giving '3 fleet' instead of '3 fleets'",
-    strict=True,
-)
 def test_broken_plural_translation_falls_back_to_the_english_plural(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "translations", lambda lang: Broken())
     assert msg_n("{n} fleet", "{n} fleets", 3).render("es") == "3 fleets"
@@ -216,11 +206,6 @@ def test_render_passes_other_values_through() -> None:
     assert render(msg(UNKNOWN, count=1), "ru") == "A message no catalog will ever hold: 1 xyzzy"
 
 
-@pytest.mark.xfail(
-    reason="i18n.render's docstring promises to render 'a Msg (or a list of them)', "
-    "but a list of Msg is returned unrendered",
-    strict=True,
-)
 def test_render_renders_a_list_of_messages() -> None:
     assert render([msg("First xyzzy"), msg("Second xyzzy")], "en") == ["First xyzzy", "Second xyzzy"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.i18n import msg
-from adjudicator.ledger import Ledger, LedgerLine, unreconciled
+from adjudicator.i18n import Msg, msg
+from adjudicator.ledger import Ledger, LedgerLine, account_label, unreconciled
 
 CAUSE = msg("Income")
 
@@ -115,3 +115,13 @@ def test_unreconciled_does_not_change_the_opening_balances() -> None:
     opening = {("alpha", "treasury"): 100}
     unreconciled(opening, [_line("alpha", "treasury", 10, 110), _line("beta", "treasury", 5, 5)], {})
     assert opening == {("alpha", "treasury"): 100}
+
+
+def test_account_label() -> None:
+    treasury = account_label("treasury")
+    assert isinstance(treasury, Msg) and treasury.render("en") == "treasury"
+    fleet = account_label("fleet@C4")
+    assert isinstance(fleet, Msg) and fleet.render("en") == "fleet in C4"
+    assert fleet.params == {"square": "C4"}
+    assert account_label("stock:engines") == "stock:engines"
+    assert account_label("fleet@") == "fleet@"  # no square: shown as it is

@@ -11,11 +11,15 @@ import pytest
 
 from adjudicator.campaign import pipeline
 from adjudicator.campaign.store import CampaignFolder
+from adjudicator.i18n import gettext_in
 from adjudicator.ledger import unreconciled
 from adjudicator.rulesets.star_sectors.rules import StarSectors
 from tests.helpers import (
     all_values, example_data, make_campaign, scenario, sheet_rows, tree_digest, write_orders,
 )
+
+
+RU = "ru"  # the example campaign's language
 
 
 def results_values(root: Path, turn: str = "T03") -> dict[str, dict[str, list[list[object]]]]:
@@ -32,7 +36,7 @@ def test_example_turn_resolves_with_the_expected_state(example: Path) -> None:
     assert outcome.status == "resolved"
     turn = json.loads((example / "turns" / "T03" / "turn.json").read_text())
     assert turn["seed"] == 20261130 and set(turn["submitted"]) == {"ALPHA", "BETA", "BORYA", "GAMMA"}
-    settings = dict((r[0], r[1]) for r in sheet_rows(example / "campaign.xlsx", "Settings")[1:])
+    settings = dict((r[0], r[1]) for r in sheet_rows(example / "campaign.xlsx", "Settings", RU)[1:])
     assert settings["turn"] == 4
     assert not list((example / "inbox").iterdir()), "used workbooks leave the inbox"
     assert sorted(p.name for p in (example / "turns" / "T03" / "inbox").iterdir()) == [
@@ -72,11 +76,11 @@ def test_ledger_reconciles_for_every_faction(example: Path) -> None:
     assert ledger.lines, "the example turn moves R"
     assert unreconciled(result.opening_balances, ledger.lines, result.closing_balances) == []
     # And in the GM's workbook: per faction, opening treasury + treasury changes = closing treasury.
-    before = {r[0]: r[3] for r in sheet_rows(example / "turns" / "T03" / "state_before.xlsx", "Factions")[1:]}
-    after = {r[0]: r[3] for r in sheet_rows(example / "campaign.xlsx", "Factions")[1:]}
-    lines = sheet_rows(example / "campaign.xlsx", "Ledger")[1:]
+    before = {r[0]: r[3] for r in sheet_rows(example / "turns" / "T03" / "state_before.xlsx", "Factions", RU)[1:]}
+    after = {r[0]: r[3] for r in sheet_rows(example / "campaign.xlsx", "Factions", RU)[1:]}
+    lines = sheet_rows(example / "campaign.xlsx", "Ledger", RU)[1:]
     for faction in before:
-        change = sum(r[4] for r in lines if r[2] == faction and r[3] == "treasury")
+        change = sum(r[4] for r in lines if r[2] == faction and r[3] == gettext_in(RU, "treasury"))
         assert before[faction] + change == after[faction], faction
 
 
@@ -120,9 +124,9 @@ def test_order_of_files_and_of_unrelated_rows_changes_nothing(tmp_path: Path) ->
     assert pipeline.run(shuffled, files).status == "resolved"
 
     assert data["orders"]["BETA"]["orders"] != beta
-    assert master_values(reference)["Fleets"] == master_values(shuffled)["Fleets"]
-    assert master_values(reference)["Factions"] == master_values(shuffled)["Factions"]
-    assert master_values(reference)["Projects"] == master_values(shuffled)["Projects"]
+    for sheet in ("Fleets", "Factions", "Projects"):
+        name = gettext_in(RU, sheet)
+        assert master_values(reference)[name] == master_values(shuffled)[name]
     for faction in ("ALPHA", "BORYA", "GAMMA"):
         ref = results_values(reference)[f"{faction}.xlsx"]
         new = results_values(shuffled)[f"{faction}.xlsx"]
@@ -154,7 +158,7 @@ def test_an_interrupted_commit_is_rolled_forward(example: Path, monkeypatch: pyt
         pipeline.run(example)
     monkeypatch.undo()
     assert (example / "turns" / "T03" / "turn.json").exists()
-    assert sheet_rows(example / "campaign.xlsx", "Settings")[5][1] == 3  # not yet replaced
+    assert sheet_rows(example / "campaign.xlsx", "Settings", RU)[5][1] == 3  # not yet replaced
     _, campaign, _ = pipeline.open_campaign(example)  # any command recovers
     assert campaign.turn == 4
     assert all_values(example / "campaign.xlsx") == all_values(example / "turns" / "T03" / "campaign_after.xlsx")

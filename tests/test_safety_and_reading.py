@@ -26,7 +26,9 @@ MOVES = TableSchema(
 )
 
 
-def write_xlsx(path: Path, sheets: dict[str, dict[str, object]], states: dict[str, str] | None = None) -> Path:
+def write_xlsx(
+    path: Path, sheets: dict[str, dict[str, object]], states: dict[str, str] | None = None
+) -> Path:
     """A real workbook: sheet name → {cell: value}; ``states`` gives a sheet's visibility."""
     wb = openpyxl.Workbook()
     wb.remove(wb.active)
@@ -39,7 +41,9 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, object]], states: dict[st
     return path
 
 
-def write_rows(path: Path, sheet: str, rows: list[list[object]], first_row: int = 1, first_col: int = 1) -> Path:
+def write_rows(
+    path: Path, sheet: str, rows: list[list[object]], first_row: int = 1, first_col: int = 1
+) -> Path:
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = sheet
@@ -254,7 +258,9 @@ def test_encrypted_member_is_f01(tmp_path: Path) -> None:
 # --- read_table ----------------------------------------------------------------------------------
 
 
-def _table_book(tmp_path: Path, rows: list[list[object]], sheet: str = "Fleet moves", **kw: int) -> WorkbookData:
+def _table_book(
+    tmp_path: Path, rows: list[list[object]], sheet: str = "Fleet moves", **kw: int
+) -> WorkbookData:
     path = write_rows(tmp_path / "orders.xlsx", sheet, rows, **kw)
     problems = ProblemList()
     book = read_workbook(path, problems)
@@ -350,7 +356,10 @@ def test_read_table_finds_the_sheet_by_synonym_or_key(tmp_path: Path, sheet: str
 def test_read_table_finds_a_hidden_sheet(tmp_path: Path) -> None:
     path = write_xlsx(
         tmp_path / "orders.xlsx",
-        {"Cover": {"A1": "x"}, "Fleet moves": {"A1": "Fleet", "B1": "Destination", "A2": "alpha", "B2": "B2"}},
+        {
+            "Cover": {"A1": "x"},
+            "Fleet moves": {"A1": "Fleet", "B1": "Destination", "A2": "alpha", "B2": "B2"},
+        },
         states={"Fleet moves": "hidden"},
     )
     book = read_workbook(path, ProblemList())

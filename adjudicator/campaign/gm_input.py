@@ -19,6 +19,7 @@ from adjudicator.sheets import Kind
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
 from adjudicator.xlsx.safety import Limits
+from adjudicator.xlsx.templates import INSTRUCTIONS
 from adjudicator.xlsx.writing import TITLE_FONT, atomic_save, header_row, put, write_rows
 
 GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30)
@@ -28,7 +29,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                    problems: ProblemList | None = None) -> None:
     wb = Workbook()
     ws = wb.active
-    ws.title = gettext_in(lang, "Instructions")
+    ws.title = gettext_in(lang, INSTRUCTIONS)
     ws.column_dimensions["A"].width = 24
     ws.column_dimensions["B"].width = 100
     put(ws, 1, 1, msg("GM input for turn {turn}", turn=turn), lang)

@@ -3,6 +3,7 @@ the GM in the campaign's Parameters sheet."""
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -42,6 +43,8 @@ class Parameter:
                 number = float(str(value).replace(",", "."))
             except ValueError:
                 raise ParameterError(f"expected a number, got {value!r}") from None
+            if not math.isfinite(number):
+                raise ParameterError(f"expected a number, got {value!r}")
             if isinstance(default, int):
                 if not number.is_integer():
                     raise ParameterError(f"expected a whole number, got {value!r}")

@@ -13,12 +13,13 @@ from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from adjudicator.engine.ruleset import Campaign, Ruleset
-from adjudicator.i18n import gettext_in, msg
+from adjudicator.i18n import N_, gettext_in, msg
 from adjudicator.sheets import Kind, TableSchema
 from adjudicator.xlsx.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
 from adjudicator.xlsx.writing import TITLE_FONT, header_row, put
 
 LISTS_SHEET = "_lists"
+INSTRUCTIONS = N_("Instructions")
 INPUT_ROWS = 200
 
 
@@ -96,7 +97,7 @@ def build_order_workbook(
 
 
 def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: str, lang: str) -> None:
-    ws = wb.create_sheet(gettext_in(lang, "Instructions"))
+    ws = wb.create_sheet(gettext_in(lang, INSTRUCTIONS))
     ws.column_dimensions["A"].width = 28
     ws.column_dimensions["B"].width = 90
     put(ws, 1, 1, msg("{game}: orders of {faction} for turn {turn}", game=msg(ruleset.title),

@@ -120,7 +120,7 @@ class Reporter:
                              _pct(result.pct_b), loss_a, loss_b])
         return ReportTable("battles", msg("Battles"),
                            h(N_("Faction A"), N_("Faction B"), N_("Square"), N_("R of A"), N_("R of B"),
-                             N_("Winner"), N_("% destroyed A"), N_("% destroyed B"), N_("Loss of A"),
+                             N_("Winner"), N_("Destroyed A, %"), N_("Destroyed B, %"), N_("Loss of A"),
                              N_("Loss of B")), rows)
 
     def control(self, faction: str | None) -> ReportTable:

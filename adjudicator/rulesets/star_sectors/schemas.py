@@ -111,8 +111,8 @@ BATTLES = TableSchema(
         Column("faction_b", N_("Faction B"), required=True),
         Column("squares", N_("Squares"), width=24),
         Column("winner", N_("Winner"), help=WINNERS),
-        Column("pct_a", N_("% destroyed A"), Kind.NUMBER, minimum=0, maximum=100),
-        Column("pct_b", N_("% destroyed B"), Kind.NUMBER, minimum=0, maximum=100),
+        Column("pct_a", N_("Destroyed A, %"), Kind.NUMBER, minimum=0, maximum=100),
+        Column("pct_b", N_("Destroyed B, %"), Kind.NUMBER, minimum=0, maximum=100),
     ),
 )
 
@@ -126,8 +126,8 @@ SQUARE_RESULTS = TableSchema(
         Column("faction_a", N_("Faction A"), required=True),
         Column("faction_b", N_("Faction B"), required=True),
         Column("winner", N_("Winner"), required=True, help=WINNERS),
-        Column("pct_a", N_("% destroyed A"), Kind.NUMBER, required=True, minimum=0, maximum=100),
-        Column("pct_b", N_("% destroyed B"), Kind.NUMBER, required=True, minimum=0, maximum=100),
+        Column("pct_a", N_("Destroyed A, %"), Kind.NUMBER, required=True, minimum=0, maximum=100),
+        Column("pct_b", N_("Destroyed B, %"), Kind.NUMBER, required=True, minimum=0, maximum=100),
     ),
 )
 

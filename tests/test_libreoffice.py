@@ -1,0 +1,48 @@
+"""Workbooks that went through the real LibreOffice (headless) are read the same way."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.campaign import pipeline
+from adjudicator.i18n import gettext_in
+from tests.conftest import convert
+from tests.helpers import sheet_rows
+
+pytestmark = pytest.mark.libreoffice
+
+
+def codes_and_cells(outcome: pipeline.CheckOutcome, faction: str) -> list[tuple[str, str | None]]:
+    submission = next(s for s in outcome.submissions if s.faction == faction)
+    return [(p.code, p.cell) for p in submission.problems]
+
+
+@pytest.mark.parametrize("fmt", ["ods", "xlsx:Calc MS Excel 2007 XML"])
+def test_orders_saved_by_libreoffice_are_read_identically(example: Path, soffice: str, tmp_path: Path,
+                                                          fmt: str) -> None:
+    original = pipeline.check(example)
+    inbox = example / "inbox"
+    saved = convert(soffice, inbox / "ALPHA.xlsx", fmt, tmp_path / "lo")
+    (inbox / "ALPHA.xlsx").unlink()
+    target = inbox / f"ALPHA-libreoffice.{saved.suffix.lstrip('.')}"
+    shutil.copyfile(saved, target)
+    again = pipeline.check(example)
+    assert codes_and_cells(again, "ALPHA") == codes_and_cells(original, "ALPHA")
+    before = next(s for s in original.submissions if s.faction == "ALPHA").orders.sheets["orders"].frame
+    after = next(s for s in again.submissions if s.faction == "ALPHA").orders.sheets["orders"].frame
+    assert before.to_dict("records") == after.to_dict("records")
+    outcome = pipeline.run(example)
+    assert outcome.status == "resolved"
+    rows = sheet_rows(outcome.results["ALPHA"], "Outcome", "ru")
+    done, rejected = gettext_in("ru", "done"), gettext_in("ru", "rejected")
+    assert [r[-2] for r in rows[1:]] == [done, done, done, rejected, rejected, done, rejected, done]
+    assert (example / "turns" / "T03" / "submitted" / f"ALPHA{target.suffix}").read_bytes() == saved.read_bytes()
+
+
+def test_results_open_in_libreoffice(example: Path, soffice: str, tmp_path: Path) -> None:
+    outcome = pipeline.run(example)
+    converted = convert(soffice, outcome.results["GAMMA"], "ods", tmp_path / "lo")
+    assert sheet_rows(converted, "Ledger", "es")[1][2] == "GAMMA"
