@@ -1,0 +1,110 @@
+"""No faction's results reveal what it may not see (spec §6): checked on every faction of the example."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from adjudicator.campaign import pipeline
+from adjudicator.i18n import fold
+from adjudicator.rulesets.star_sectors.schemas import ORDERS
+from adjudicator.xlsx.identity import META_SHEET
+from adjudicator.xlsx.templates import LISTS_SHEET
+from tests.helpers import example_data
+
+FACTIONS = ("ALPHA", "BETA", "BORYA", "GAMMA")
+
+
+@pytest.fixture(scope="module")
+def resolved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.helpers import example_campaign
+
+    root = example_campaign(tmp_path_factory.mktemp("fog") / "example")
+    assert pipeline.run(root).status == "resolved"
+    return root
+
+
+def every_text(path: Path) -> list[str]:
+    """Every piece of text a player could dig out of the workbook: cells of all sheets (hidden ones
+    too), comments, defined names, document properties."""
+    book = openpyxl.load_workbook(path)
+    texts: list[str] = []
+    for ws in book.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.value is not None:
+                    texts.append(str(cell.value))
+                if cell.comment is not None:
+                    texts.append(cell.comment.text)
+    texts += [f"{name}={dn.attr_text}" for name, dn in book.defined_names.items()]
+    props: Any = book.properties
+    texts += [str(getattr(props, a)) for a in ("creator", "title", "subject", "description", "keywords",
+                                                "category", "lastModifiedBy") if getattr(props, a)]
+    return texts
+
+
+def private_facts(faction: str) -> list[str]:
+    """What only ``faction`` (and the GM) know: its order references, its research requests, its moves."""
+    data = example_data()
+    facts = [f"{faction}:"]  # ledger references of its orders, e.g. "BORYA:BUILD:row 4"
+    for row in data["orders"][faction]["orders"]:
+        if row["order"] == "FEASIBILITY":
+            facts.append(row["description"])
+        if row["order"] == "MOVE":
+            facts.append(f"{row['square']}→{row['to']}")
+    facts += [p["description"] for p in data["tables"]["projects"] if p["faction"] == faction]
+    return facts
+
+
+@pytest.mark.parametrize("reader", FACTIONS)
+def test_results_reveal_nothing_private_of_another_faction(resolved: Path, reader: str) -> None:
+    texts = every_text(resolved / "turns" / "T03" / "results" / f"{reader}.xlsx")
+    stolen = {"BETA": ["Суперубийца 2000"]}.get(reader, [])  # Beta stole it: it is Beta's project now
+    for other in FACTIONS:
+        if other == reader:
+            continue
+        for fact in private_facts(other):
+            if fact in stolen:
+                continue
+            leaks = [t for t in texts if fact in t]
+            assert not leaks, f"{reader} can read {other}'s {fact!r}: {leaks[:3]}"
+
+
+@pytest.mark.parametrize("reader", FACTIONS)
+def test_no_campaign_secret_and_no_hidden_extras(resolved: Path, reader: str) -> None:
+    path = resolved / "turns" / "T03" / "results" / f"{reader}.xlsx"
+    texts = every_text(path)
+    secret = example_data()["settings"]["secret"]
+    assert not [t for t in texts if secret in t]
+    book = openpyxl.load_workbook(path)
+    assert {name for name in book.defined_names} <= {n for n in book.defined_names if n.startswith("list_")}
+    identity = {r[0].value: r[1].value for r in book[META_SHEET].iter_rows()}
+    assert identity["faction"] == reader
+    assert book.properties.creator == "adjudicator"
+
+
+@pytest.mark.parametrize("reader", FACTIONS)
+def test_other_factions_appear_only_where_they_met_the_reader(resolved: Path, reader: str) -> None:
+    """A row naming another faction is a battle the reader fought, or a public theft announcement.
+    (The hidden dropdown lists name every faction and every component fielded: that is public.)"""
+    book = openpyxl.load_workbook(resolved / "turns" / "T03" / "results" / f"{reader}.xlsx")
+    public = {("BETA", "ALPHA-T01-1", "ALPHA")}
+    rows = [tuple(c.value for c in row) for ws in book.worksheets if ws.title not in (META_SHEET, LISTS_SHEET)
+            for row in ws.iter_rows()]
+    order_words = ORDERS.column("order").choice_lookup()
+    for row in rows:
+        others = {v for v in row if v in FACTIONS and v != reader}
+        own_order = any(isinstance(v, str) and fold(v) in order_words for v in row)  # e.g. its THEFT row
+        if others and reader not in row and not own_order:
+            assert tuple(v for v in row if v is not None)[:3] in public, (reader, row)
+
+
+def test_the_gm_sees_everything(resolved: Path) -> None:
+    texts = every_text(resolved / "campaign.xlsx")
+    for faction in FACTIONS:
+        for fact in private_facts(faction):
+            if "→" not in fact:  # rejected moves are shown as their cells, not as an arrow
+                assert any(fact in t for t in texts), (faction, fact)
