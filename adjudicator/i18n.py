@@ -13,7 +13,7 @@ import io
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -39,7 +39,7 @@ def normalise_language(code: object) -> str:
     raise UnsupportedLanguageError(f"unsupported language: {code!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English is the source language)."""
     if lang == "en":

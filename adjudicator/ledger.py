@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from adjudicator.i18n import N_, Msg, msg
 
+
 @dataclass(frozen=True)
 class LedgerLine:
     turn: int

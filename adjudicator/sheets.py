@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from enum import StrEnum
+from typing import Any
 
 from adjudicator.i18n import all_spellings, fold, gettext_in
 

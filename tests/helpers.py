@@ -16,8 +16,8 @@ from adjudicator.campaign.master import new_master
 from adjudicator.campaign.store import CampaignFolder
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
-from adjudicator.scenario import campaign_from_data, load_scenario
 from adjudicator.paths import examples_root
+from adjudicator.scenario import campaign_from_data, load_scenario
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_save
 

@@ -15,9 +15,14 @@ from adjudicator.i18n import gettext_in
 from adjudicator.ledger import unreconciled
 from adjudicator.rulesets.star_sectors.rules import StarSectors
 from tests.helpers import (
-    all_values, example_data, make_campaign, scenario, sheet_rows, tree_digest, write_orders,
+    all_values,
+    example_data,
+    make_campaign,
+    scenario,
+    sheet_rows,
+    tree_digest,
+    write_orders,
 )
-
 
 RU = "ru"  # the example campaign's language
 

@@ -8,7 +8,14 @@ from adjudicator.campaign import pipeline
 from adjudicator.rulesets.star_sectors.phases.income import controllers
 from adjudicator.rulesets.star_sectors.state import Square, World
 from tests.helpers import (
-    fleets_of, make_campaign, scenario, sheet_rows, state, treasuries, write_gm, write_orders,
+    fleets_of,
+    make_campaign,
+    scenario,
+    sheet_rows,
+    state,
+    treasuries,
+    write_gm,
+    write_orders,
 )
 
 

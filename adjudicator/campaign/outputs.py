@@ -22,7 +22,14 @@ from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import Problem
 from adjudicator.sheets import records
 from adjudicator.xlsx.identity import META_SHEET
-from adjudicator.xlsx.writing import ERROR_FILL, WARNING_FILL, put, sheet_title, write_report_sheet, write_table_sheet
+from adjudicator.xlsx.writing import (
+    ERROR_FILL,
+    WARNING_FILL,
+    put,
+    sheet_title,
+    write_report_sheet,
+    write_table_sheet,
+)
 
 FIXED_TIME = dt.datetime(2000, 1, 1)
 

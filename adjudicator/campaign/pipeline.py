@@ -18,7 +18,13 @@ from adjudicator.campaign import master
 from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
 from adjudicator.campaign.outputs import checked_copy, outcome_rows, results_workbook
 from adjudicator.campaign.store import CampaignFolder
-from adjudicator.campaign.submissions import Submission, flag_duplicates, inbox_files, load_submission, sha256_of
+from adjudicator.campaign.submissions import (
+    Submission,
+    flag_duplicates,
+    inbox_files,
+    load_submission,
+    sha256_of,
+)
 from adjudicator.dice import Dice
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult

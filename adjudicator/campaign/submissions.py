@@ -11,9 +11,15 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRo
 from adjudicator.i18n import msg
 from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList
 from adjudicator.validation import validate_table
-from adjudicator.xlsx.identity import OLDEST_READABLE_VERSION, TEMPLATE_VERSION, Identity, read_identity, token_matches
+from adjudicator.xlsx.identity import (
+    OLDEST_READABLE_VERSION,
+    TEMPLATE_VERSION,
+    Identity,
+    read_identity,
+    token_matches,
+)
 from adjudicator.xlsx.reading import WorkbookData, read_table, read_workbook
-from adjudicator.xlsx.safety import ACCEPTED_SUFFIXES, Limits
+from adjudicator.xlsx.safety import ACCEPTED_SUFFIXES, DEFAULT_LIMITS, Limits
 
 
 @dataclass
@@ -54,7 +60,7 @@ def inbox_files(folder: Path) -> list[Path]:
     )
 
 
-def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Limits = Limits()) -> Submission:
+def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Limits = DEFAULT_LIMITS) -> Submission:
     submission = Submission(path, sha256_of(path))
     problems = submission.problems
     book = read_workbook(path, problems, limits)

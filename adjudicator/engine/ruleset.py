@@ -152,9 +152,9 @@ class Ruleset(ABC):
 
         return examples_root() / self.name
 
-    def validate_orders(
+    def validate_orders(  # noqa: B027 - an optional hook, empty by default
         self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList
-    ) -> None:  # noqa: B027 - optional hook
+    ) -> None:
         """Checks that need the campaign state (ownership, map); add problems at their cells."""
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:

@@ -20,7 +20,7 @@ from python_calamine import CalamineError, CalamineWorkbook
 from adjudicator.i18n import fold, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.sheets import TableSchema
-from adjudicator.xlsx.safety import Limits, check_file, corrupt_file_problem
+from adjudicator.xlsx.safety import DEFAULT_LIMITS, Limits, check_file, corrupt_file_problem
 
 HEADER_SEARCH_ROWS = 15
 
@@ -80,7 +80,7 @@ def clean(value: Any) -> Any:
     return value
 
 
-def read_workbook(path: Path, problems: ProblemList, limits: Limits = Limits()) -> WorkbookData | None:
+def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LIMITS) -> WorkbookData | None:
     """All sheets of a workbook as value grids, or None (with problems) when it cannot be read."""
     checks = check_file(path, limits)
     problems.extend(checks)

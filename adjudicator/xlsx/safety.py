@@ -28,7 +28,10 @@ class Limits:
     max_ratio: int = 200  # uncompressed / compressed, per part of any size above 1 MiB
 
 
-def check_file(path: Path, limits: Limits = Limits()) -> list[Problem]:
+DEFAULT_LIMITS = Limits()
+
+
+def check_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
     """Problems that make the file unsafe or impossible to read; empty when it may be opened."""
     name = path.name
     where = {"file": name}

@@ -12,10 +12,10 @@ from typing import Any
 from adjudicator.engine.ruleset import Campaign, FactionOrders, ReportTable
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import Ledger
-from adjudicator.sheets import records
 from adjudicator.rulesets.star_sectors.orders.common import Done, Rejection
 from adjudicator.rulesets.star_sectors.phases import battle
 from adjudicator.rulesets.star_sectors.state import World
+from adjudicator.sheets import records
 
 
 def theft_rows(orders: dict[str, FactionOrders]) -> list[tuple[str, int, dict[str, Any]]]:

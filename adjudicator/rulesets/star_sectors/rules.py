@@ -25,13 +25,20 @@ from adjudicator.engine.ruleset import (
 )
 from adjudicator.i18n import N_, msg
 from adjudicator.problems import Problem, ProblemList, Severity
-from adjudicator.sheets import records
 from adjudicator.rulesets.star_sectors import schemas
 from adjudicator.rulesets.star_sectors.orders import build, feasibility, move, research_pay, theft
-from adjudicator.rulesets.star_sectors.orders.common import Context, Done, OrderRow, Rejection, change_fleet, credit
+from adjudicator.rulesets.star_sectors.orders.common import (
+    Context,
+    Done,
+    OrderRow,
+    Rejection,
+    change_fleet,
+    credit,
+)
 from adjudicator.rulesets.star_sectors.phases import battle, income
 from adjudicator.rulesets.star_sectors.reports import Reporter
 from adjudicator.rulesets.star_sectors.state import World, square_id, world_from_tables, world_to_tables
+from adjudicator.sheets import records
 
 PRESTEP = ("BUILD", "FEASIBILITY", "RESEARCH_PAY")
 

@@ -18,20 +18,49 @@ ORDERS = TableSchema(
     title=N_("Orders"),
     help=N_("One order per row, carried out in the order of the rows."),
     columns=(
-        Column("order", N_("Order"), Kind.CHOICE, required=True, choices=ORDER_TYPES, width=16,
-               help=N_("MOVE, BUILD, FEASIBILITY, RESEARCH_PAY or THEFT.")),
-        Column("square", N_("Square"), width=10,
-               help=N_("MOVE: the square the fleet leaves. BUILD: the square where R goes into fleet.")),
+        Column(
+            "order",
+            N_("Order"),
+            Kind.CHOICE,
+            required=True,
+            choices=ORDER_TYPES,
+            width=16,
+            help=N_("MOVE, BUILD, FEASIBILITY, RESEARCH_PAY or THEFT."),
+        ),
+        Column(
+            "square",
+            N_("Square"),
+            width=10,
+            help=N_("MOVE: the square the fleet leaves. BUILD: the square where R goes into fleet."),
+        ),
         Column("to", N_("To"), width=10, help=N_("MOVE: the neighbouring square the fleet enters.")),
-        Column("amount", N_("Amount"), Kind.INT_OR_ALL, minimum=1, width=10,
-               help=N_("R to move, build or pay: a positive whole number (MOVE also takes ALL).")),
-        Column("project", N_("Project"), width=16,
-               help=N_("RESEARCH_PAY: your project. THEFT: the component seen in battle.")),
+        Column(
+            "amount",
+            N_("Amount"),
+            Kind.INT_OR_ALL,
+            minimum=1,
+            width=10,
+            help=N_("R to move, build or pay: a positive whole number (MOVE also takes ALL)."),
+        ),
+        Column(
+            "project",
+            N_("Project"),
+            width=16,
+            help=N_("RESEARCH_PAY: your project. THEFT: the component seen in battle."),
+        ),
         Column("victim", N_("Victim"), width=14, help=N_("THEFT: the faction that fielded the component.")),
-        Column("path", N_("Path"), width=16,
-               help=N_("MOVE with more than one step: the squares in between, separated by spaces.")),
-        Column("description", N_("Description"), width=40,
-               help=N_("FEASIBILITY: the component you want, in general terms.")),
+        Column(
+            "path",
+            N_("Path"),
+            width=16,
+            help=N_("MOVE with more than one step: the squares in between, separated by spaces."),
+        ),
+        Column(
+            "description",
+            N_("Description"),
+            width=40,
+            help=N_("FEASIBILITY: the component you want, in general terms."),
+        ),
     ),
 )
 
@@ -45,9 +74,14 @@ MAP = TableSchema(
         Column("x", N_("X"), Kind.INT, required=True),
         Column("y", N_("Y"), Kind.INT, required=True),
         Column("income", N_("Income"), Kind.INT, required=True, minimum=0),
-        Column("passable", N_("Passable"), Kind.CHOICE,
-               choices=choices(("YES", N_("YES"), ["да", "si", "sí", "true", "1"]),
-                               ("NO", N_("NO"), ["нет", "false", "0"]))),
+        Column(
+            "passable",
+            N_("Passable"),
+            Kind.CHOICE,
+            choices=choices(
+                ("YES", N_("YES"), ["да", "si", "sí", "true", "1"]), ("NO", N_("NO"), ["нет", "false", "0"])
+            ),
+        ),
         Column("build", N_("Build"), help=N_("With build_rule GM_LIST: factions that may build here.")),
     ),
 )
@@ -82,8 +116,9 @@ PROJECTS = TableSchema(
         Column("price", N_("Price"), Kind.INT, minimum=0),
         Column("paid", N_("Paid"), Kind.INT, minimum=0),
         Column("available_from", N_("Available from turn"), Kind.INT, minimum=1),
-        Column("origin", N_("Origin"), Kind.CHOICE,
-               choices=choices(("RESEARCH", N_("RESEARCH")), ("THEFT", N_("THEFT")))),
+        Column(
+            "origin", N_("Origin"), Kind.CHOICE, choices=choices(("RESEARCH", N_("RESEARCH")), ("THEFT", N_("THEFT")))
+        ),
         Column("source", N_("Source"), help=N_("THEFT: the stolen project.")),
         Column("requested_turn", N_("Requested in turn"), Kind.INT, minimum=1),
     ),
@@ -105,7 +140,9 @@ WINNERS = N_("the ID of faction A or B, or DRAW")
 BATTLES = TableSchema(
     key="battles",
     title=N_("Battles"),
-    help=N_("One row per pair of factions that share squares: who won, and the share of each side's own tonnage destroyed."),
+    help=N_(
+        "One row per pair of factions that share squares: who won, and the share of each side's own tonnage destroyed."
+    ),
     columns=(
         Column("faction_a", N_("Faction A"), required=True),
         Column("faction_b", N_("Faction B"), required=True),

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from adjudicator.i18n import msg
 from adjudicator.rulesets.star_sectors.orders.common import (
-    Context, Done, OrderRow, Rejection, change_fleet, debit, unknown_square,
+    Context,
+    Done,
+    OrderRow,
+    Rejection,
+    change_fleet,
+    debit,
+    unknown_square,
 )
 from adjudicator.rulesets.star_sectors.state import World
 

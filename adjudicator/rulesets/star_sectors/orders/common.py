@@ -58,7 +58,9 @@ def debit(world: World, ctx: Context, faction: str, amount: int, phase: str, cau
     if amount > available:
         return Rejection(
             "E05",
-            msg("Insufficient free resources: {cost}R needed, {available}R available.", cost=amount, available=available),
+            msg(
+                "Insufficient free resources: {cost}R needed, {available}R available.", cost=amount, available=available
+            ),
             "amount",
             msg("Lower the amount, or put this order above the orders you can do without."),
         )
@@ -76,7 +78,9 @@ def fleet_account(square: str) -> str:
     return f"fleet@{square}"
 
 
-def change_fleet(world: World, ctx: Context, faction: str, square: str, change: int, phase: str, cause: Msg, ref: str) -> None:
+def change_fleet(
+    world: World, ctx: Context, faction: str, square: str, change: int, phase: str, cause: Msg, ref: str
+) -> None:
     new = world.value(faction, square) + change
     world.set_value(faction, square, new)
     ctx.ledger.post(phase, faction, fleet_account(square), change, max(new, 0), cause, ref)

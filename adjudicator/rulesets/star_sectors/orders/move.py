@@ -6,7 +6,12 @@ from collections import defaultdict
 
 from adjudicator.i18n import msg
 from adjudicator.rulesets.star_sectors.orders.common import (
-    Context, Done, OrderRow, Rejection, change_fleet, unknown_square,
+    Context,
+    Done,
+    OrderRow,
+    Rejection,
+    change_fleet,
+    unknown_square,
 )
 from adjudicator.rulesets.star_sectors.state import World
 
@@ -46,8 +51,12 @@ def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
     if snapshot.value(faction, order.square) == 0:
         return Rejection(
             "E04",
-            msg("You have {have}R of fleet in {a}; your orders move {wanted}R.", have=0, a=order.square,
-                wanted=order.amount if order.amount != "ALL" else 0),
+            msg(
+                "You have {have}R of fleet in {a}; your orders move {wanted}R.",
+                have=0,
+                a=order.square,
+                wanted=order.amount if order.amount != "ALL" else 0,
+            ),
             "amount",
             msg("Move only fleets you have: see the Fleets table of your last report."),
         )
@@ -78,8 +87,10 @@ def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
         if not any(snapshot.fully_controls(faction, s, fc) for s in near):
             return Rejection(
                 "E03",
-                msg("Illegal move to {b}: it is neither fully controlled by you nor next to a square you fully control.",
-                    b=destination),
+                msg(
+                    "Illegal move to {b}: it is neither fully controlled by you nor next to a square you fully control.",
+                    b=destination,
+                ),
                 "to",
                 None,
             )
@@ -101,8 +112,12 @@ def plan(world: World, orders: list[OrderRow]) -> tuple[dict[int, Done | Rejecti
         if amount <= 0 or amount > left:
             outcomes[order.row] = Rejection(
                 "E04",
-                msg("You have {have}R of fleet in {a}; your orders move {wanted}R.", have=have, a=order.square,
-                    wanted=committed[order.square] + max(amount, 0)),
+                msg(
+                    "You have {have}R of fleet in {a}; your orders move {wanted}R.",
+                    have=have,
+                    a=order.square,
+                    wanted=committed[order.square] + max(amount, 0),
+                ),
                 "amount",
                 msg("Move at most what you have in {a}.", a=order.square),
             )
@@ -116,8 +131,24 @@ def plan(world: World, orders: list[OrderRow]) -> tuple[dict[int, Done | Rejecti
 def apply_all(world: World, moves: list[tuple[OrderRow, int]], ctx: Context) -> None:
     """Apply every accepted move at once (A7, A8): every departure, then every arrival."""
     for order, amount in moves:
-        change_fleet(world, ctx, order.faction, order.square, -amount, "step 1",
-                     msg("Fleet left for {b}.", b=order.to), order.reference)
+        change_fleet(
+            world,
+            ctx,
+            order.faction,
+            order.square,
+            -amount,
+            "step 1",
+            msg("Fleet left for {b}.", b=order.to),
+            order.reference,
+        )
     for order, amount in moves:
-        change_fleet(world, ctx, order.faction, order.to, amount, "step 1",
-                     msg("Fleet arrived from {a}.", a=order.square), order.reference)
+        change_fleet(
+            world,
+            ctx,
+            order.faction,
+            order.to,
+            amount,
+            "step 1",
+            msg("Fleet arrived from {a}.", a=order.square),
+            order.reference,
+        )

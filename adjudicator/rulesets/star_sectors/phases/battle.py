@@ -69,6 +69,10 @@ def losses(
             result = results[fight.key]
             if params["allow_per_square_results"]:
                 result = square_results.get((square, fight.a, fight.b), result)
-            terms[(fight.a, square)].append((fight.b, loss(result.pct_a, factor(fight.a, result.winner, params), value_b)))
-            terms[(fight.b, square)].append((fight.a, loss(result.pct_b, factor(fight.b, result.winner, params), value_a)))
+            terms[(fight.a, square)].append(
+                (fight.b, loss(result.pct_a, factor(fight.a, result.winner, params), value_b))
+            )
+            terms[(fight.b, square)].append(
+                (fight.a, loss(result.pct_b, factor(fight.b, result.winner, params), value_a))
+            )
     return dict(terms)
