@@ -220,3 +220,14 @@ def test_a_broken_campaign_workbook_is_reported_at_its_cells(campaign: Path) -> 
         pipeline.check(campaign)
     assert [(p.code, p.sheet, p.cell) for p in error.value.problems] == [
         ("M05", "Parameters", "B2"), ("C01", "Map", "D3")]
+
+
+@pytest.mark.parametrize(("faction", "lang"), [("GAMMA", "es"), ("ALPHA", "ru")])
+def test_problems_are_written_in_the_players_language(example: Path, faction: str, lang: str) -> None:
+    outcome = pipeline.check(example)
+    submission = next(s for s in outcome.submissions if s.faction == faction)
+    rows = sheet_rows(outcome.checked[f"{faction}.xlsx"], "Errors", lang)
+    first = submission.problems.errors[0]
+    assert rows[1][4] == first.message.render(lang)
+    assert rows[1][5] == first.hint.render(lang)
+    assert first.message.render(lang) != first.message.render("en")

@@ -88,7 +88,8 @@ def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
             return Rejection(
                 "E03",
                 msg(
-                    "Illegal move to {b}: it is neither fully controlled by you nor next to a square you fully control.",
+                    "Illegal move to {b}: it is neither fully controlled by you "
+                    "nor next to a square you fully control.",
                     b=destination,
                 ),
                 "to",
