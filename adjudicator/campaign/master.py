@@ -271,7 +271,8 @@ def add_turn_tabs(wb: Workbook, turn: int, order_rows: list[list[Any]], order_he
     from adjudicator.xlsx.writing import write_table_sheet
 
     label = turn_label(turn)
-    write_table_sheet(wb, f"{label} " + msg("Orders").render(lang), order_headers, order_rows, lang)
+    widths = [10, 6, *[14] * max(len(order_headers) - 4, 0), 12, 70]
+    write_table_sheet(wb, f"{label} " + msg("Orders").render(lang), order_headers, order_rows, lang, widths)
     write_report_sheet(wb, f"{label} " + msg("Report").render(lang), reports, lang)
 
 

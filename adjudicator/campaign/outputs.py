@@ -141,6 +141,14 @@ LEDGER_HEADERS = [msg("Turn"), msg("Phase"), msg("Faction"), msg("Account"), msg
                   msg("Cause"), msg("Reference")]
 
 
+LEDGER_WIDTHS = [6, 10, 10, 16, 10, 10, 50, 26]
+
+
+def outcome_widths(sheet: SheetRows) -> list[int]:
+    """Row number, the order's own columns, then status and a wide, wrapping outcome."""
+    return [6, *[min(c.width, 24) for c in sheet.schema.columns], 12, 70]
+
+
 def ledger_rows(lines: Sequence[LedgerLine]) -> list[list[Any]]:
     return [ledger_row(line) for line in lines]
 
@@ -165,10 +173,11 @@ def results_workbook(
     if submission is not None and submission.orders is not None:
         for sheet in submission.orders.sheets.values():
             headers, rows = outcome_rows(sheet, faction, outcomes, list(submission.problems), lang)
-            write_table_sheet(wb, f"{sheet_label(msg('Outcome'), lang)} {turn_label}", headers, rows, lang)
+            write_table_sheet(wb, f"{sheet_label(msg('Outcome'), lang)} {turn_label}", headers, rows, lang,
+                              widths=outcome_widths(sheet))
     write_report_sheet(wb, f"{sheet_label(msg('Report'), lang)} {turn_label}", list(reports), lang)
     write_table_sheet(wb, f"{sheet_label(msg('Ledger'), lang)} {turn_label}", LEDGER_HEADERS, ledger_rows(lines),
-                      lang)
+                      lang, widths=LEDGER_WIDTHS)
     wb.active = first
     for ws in wb.worksheets:
         ws.sheet_view.tabSelected = ws is wb.worksheets[first]

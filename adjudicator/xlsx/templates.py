@@ -16,7 +16,7 @@ from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import N_, gettext_in, msg
 from adjudicator.sheets import Kind, TableSchema
 from adjudicator.xlsx.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
-from adjudicator.xlsx.writing import TITLE_FONT, header_row, put
+from adjudicator.xlsx.writing import TITLE_FONT, fit_to_page_width, header_row, put
 
 LISTS_SHEET = "_lists"
 INSTRUCTIONS = N_("Instructions")
@@ -43,6 +43,7 @@ def build_order_workbook(
         ws = wb.create_sheet(schema.title_in(lang))
         header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
         ws.freeze_panes = "A2"
+        fit_to_page_width(ws)
         for index, column in enumerate(schema.columns, start=1):
             letter = get_column_letter(index)
             area = f"{letter}2:{letter}{INPUT_ROWS + 1}"
@@ -100,6 +101,7 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     ws = wb.create_sheet(gettext_in(lang, INSTRUCTIONS))
     ws.column_dimensions["A"].width = 28
     ws.column_dimensions["B"].width = 90
+    fit_to_page_width(ws)
     put(ws, 1, 1, msg("{game}: orders of {faction} for turn {turn}", game=msg(ruleset.title),
                       faction=campaign.factions[faction].name, turn=campaign.turn), lang)
     ws.cell(row=1, column=1).font = TITLE_FONT
@@ -119,7 +121,8 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
         put(ws, row, 1, label, lang)
         ws.cell(row=row, column=1).font = Font(bold=True)
         put(ws, row, 2, value, lang)
-        ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True)
+        ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
+        ws.cell(row=row, column=1).alignment = Alignment(vertical="top")
         row += 1
     row += 1
     for schema in ruleset.order_schemas:

@@ -70,6 +70,14 @@ def sheet_title(wb: Workbook, wanted: str) -> str:
     return title
 
 
+def fit_to_page_width(ws: Worksheet) -> None:
+    """Print (and export to PDF) landscape, all columns on one page width."""
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+
 def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
     for col, header in enumerate(headers, start=1):
         put(ws, row, col, header, lang)
@@ -99,7 +107,14 @@ def write_table_sheet(
     ws = wb.create_sheet(sheet_title(wb, str(render(title, lang))))
     header_row(ws, 1, headers, lang, widths)
     last = write_rows(ws, 2, rows, lang)
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for col, width in enumerate(widths, start=1):
+        if width >= 40:  # long texts (messages, causes) wrap inside their column
+            for r in range(2, last):
+                ws.cell(row=r, column=col).alignment = wrap
+    fit_row_heights(ws, 2, last)
     ws.freeze_panes = "A2"
+    fit_to_page_width(ws)
     if headers:
         ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{max(last - 1, 1)}"
     return ws
@@ -108,6 +123,7 @@ def write_table_sheet(
 def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], lang: str) -> Worksheet:
     """Several titled tables one below the other on one sheet."""
     ws = wb.create_sheet(sheet_title(wb, title))
+    fit_to_page_width(ws)
     row = 1
     for table in tables:
         put(ws, row, 1, table.title, lang)
@@ -118,7 +134,32 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
             put(ws, row, 1, msg("(none)"), lang)
             row += 1
         row += 1
+    fit_column_widths(ws)
     return ws
+
+
+def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
+    """Widen each column to its longest value (spreadsheets do not do it for files they did not write)."""
+    longest: dict[int, int] = {}
+    for row in ws.iter_rows():
+        for cell in row:
+            if cell.value is not None and not (cell.font and cell.font.b and cell.font.sz and cell.font.sz > 12):
+                longest[cell.column] = max(longest.get(cell.column, 0), len(str(cell.value)))
+    for col, length in longest.items():
+        letter = get_column_letter(col)
+        ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, min(most, length + 2))
+
+
+def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
+    """Give rows with wrapped text the height of their longest cell, as an office program would."""
+    widths = {col: (ws.column_dimensions[get_column_letter(col)].width or 10) for col in range(1, ws.max_column + 1)}
+    for r in range(first, last):
+        lines = 1
+        for cell in ws[r]:
+            if cell.value is not None and cell.alignment is not None and cell.alignment.wrap_text:
+                lines = max(lines, -(-len(str(cell.value)) // max(int(widths[cell.column] * 1.1), 1)))
+        if lines > 1:
+            ws.row_dimensions[r].height = 15 * lines
 
 
 def atomic_save(wb: Workbook, path: Path) -> None:
