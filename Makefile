@@ -31,8 +31,23 @@ templates: $(STAMP)
 clean:
 	rm -rf $(VENV) demo-output
 
-# Extract every translatable string into the template and merge it into the Spanish and Russian catalogs.
+# Extract every translatable string into the core template and each ruleset's own, and merge them into the
+# Spanish and Russian catalogs (then translate what is new: a test fails while anything is untranslated).
+KEYWORDS := -k msg -k msg_n:1,2 -k N_
+RULESETS := $(notdir $(patsubst %/,%,$(dir $(wildcard adjudicator/rulesets/*/__init__.py))))
 messages: $(STAMP)
-	$(BIN)/pybabel extract --no-location --sort-output -F babel.cfg -k msg -k msg_n:1,2 -k N_ \
+	$(BIN)/pybabel extract --no-location --sort-output -F babel.cfg $(KEYWORDS) \
 	  --project adjudicator --version 0.1 -o adjudicator/locale/adjudicator.pot .
-	$(BIN)/pybabel update --no-fuzzy-matching -i adjudicator/locale/adjudicator.pot -d adjudicator/locale -D adjudicator
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i adjudicator/locale/adjudicator.pot -d adjudicator/locale -D adjudicator
+	for r in $(RULESETS); do \
+	  d=adjudicator/rulesets/$$r; \
+	  $(BIN)/pybabel extract --no-location --sort-output -F babel-ruleset.cfg $(KEYWORDS) \
+	    --project $$r --version 0.1 -o $$d/locale/$$r.pot $$d || exit 1; \
+	  for l in es ru; do \
+	    if [ -f $$d/locale/$$l/LC_MESSAGES/$$r.po ]; then \
+	      $(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i $$d/locale/$$r.pot -d $$d/locale -D $$r -l $$l || exit 1; \
+	    else \
+	      $(BIN)/pybabel init -i $$d/locale/$$r.pot -d $$d/locale -D $$r -l $$l || exit 1; \
+	    fi; \
+	  done; \
+	done

@@ -2,8 +2,9 @@
 
 Every string a player or GM reads is written in English in the code, marked with :func:`msg`,
 :func:`msg_n` or :func:`N_`, extracted by Babel into ``locale/adjudicator.pot`` and translated in
-``locale/<lang>/LC_MESSAGES/adjudicator.po``. The ``.po`` files are compiled in memory when first
-needed, so a catalog can never be stale.
+``locale/<lang>/LC_MESSAGES/adjudicator.po``; each ruleset has its own catalog beside its code
+(``rulesets/<name>/locale/``). The ``.po`` files are merged and compiled in memory when first needed,
+so a catalog can never be stale.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -39,18 +42,37 @@ def normalise_language(code: object) -> str:
     raise UnsupportedLanguageError(f"unsupported language: {code!r}")
 
 
+def catalog_files(lang: str) -> list[Traversable]:
+    """The ``.po`` files of ``lang``: the core catalog first, then each built-in ruleset's own
+    (``adjudicator/rulesets/<name>/locale/<lang>/LC_MESSAGES/<name>.po``)."""
+    package = resources.files("adjudicator")
+    found = [package / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"]
+    for folder in sorted((package / "rulesets").iterdir(), key=lambda p: p.name):
+        po = folder / "locale" / lang / "LC_MESSAGES" / f"{folder.name}.po"
+        if po.is_file():
+            found.append(po)
+    return found
+
+
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (English is the source language)."""
+    """The compiled catalogs of ``lang``, merged (English is the source language)."""
     if lang == "en":
         return gettext.NullTranslations()
     if lang not in LANGUAGES:
         raise UnsupportedLanguageError(f"unsupported language: {lang!r}")
-    po = resources.files("adjudicator") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with po.open("rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+    merged: Catalog | None = None
+    for po in catalog_files(lang):
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=lang, domain=DOMAIN)
+        if merged is None:
+            merged = catalog
+            continue
+        for message in catalog:
+            if message.id and message.id not in merged:
+                merged[message.id] = message
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)
+    write_mo(compiled, merged)  # type: ignore[arg-type]
     compiled.seek(0)
     return Translations(compiled, domain=DOMAIN)
 

@@ -17,40 +17,64 @@ LOCALE = ROOT / "adjudicator" / "locale"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def catalog(lang: str):  # noqa: ANN201
-    with open(LOCALE / lang / "LC_MESSAGES" / "adjudicator.po", "rb") as handle:
+RULESETS = sorted(p.parent.name for p in (ROOT / "adjudicator" / "rulesets").glob("*/__init__.py"))
+DOMAINS = ["adjudicator", *RULESETS]
+
+
+def po_path(domain: str, lang: str) -> Path:
+    base = LOCALE if domain == "adjudicator" else ROOT / "adjudicator" / "rulesets" / domain / "locale"
+    return base / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalog(domain: str, lang: str):  # noqa: ANN201
+    with open(po_path(domain, lang), "rb") as handle:
         return read_po(handle, locale=lang)
 
 
-@pytest.fixture(scope="module")
-def extracted(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+def extract(domain: str, out: Path) -> set[str]:
     """The msgids the code marks today, extracted with Babel exactly as `make messages` does."""
-    pot = tmp_path_factory.mktemp("pot") / "adjudicator.pot"
+    if domain == "adjudicator":
+        config, source = "babel.cfg", "."
+    else:
+        config, source = "babel-ruleset.cfg", f"adjudicator/rulesets/{domain}"
+    pot = out / f"{domain}.pot"
     subprocess.run(
-        [sys.executable, "-m", "babel.messages.frontend", "extract", "--no-location", "-F", "babel.cfg",
-         "-k", "msg", "-k", "msg_n:1,2", "-k", "N_", "-o", str(pot), "."],
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "--no-location", "-F", config,
+         "-k", "msg", "-k", "msg_n:1,2", "-k", "N_", "-o", str(pot), source],
         cwd=ROOT, check=True, capture_output=True,
     )
     with open(pot, "rb") as handle:
-        ids = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id}
-    assert len(ids) > 200, "extraction found almost nothing: is babel.cfg right?"
-    return ids
+        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id}
 
 
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
+    out = tmp_path_factory.mktemp("pot")
+    found = {domain: extract(domain, out) for domain in DOMAINS}
+    assert len(found["adjudicator"]) > 100, "extraction found almost nothing: is babel.cfg right?"
+    return found
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
-def test_every_marked_string_is_translated(lang: str, extracted: set[str]) -> None:
-    messages = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalog(lang) if m.id}
-    missing = sorted(extracted - set(messages))
-    assert not missing, f"run `make messages` and translate: {missing[:10]}"
-    empty = sorted(k for k in extracted
-                   if not all(messages[k].string if isinstance(messages[k].string, tuple) else [messages[k].string])
-                   or messages[k].fuzzy)
-    assert not empty, f"untranslated or fuzzy in {lang}: {empty[:10]}"
+def test_every_marked_string_is_translated(lang: str, domain: str, extracted: dict[str, set[str]]) -> None:
+    wanted = extracted[domain]
+    assert wanted, f"{domain} marks no string"
+    messages = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalog(domain, lang) if m.id}
+    missing = sorted(wanted - set(messages))
+    assert not missing, f"run `make messages` and translate ({domain}, {lang}): {missing[:10]}"
+    empty = sorted(
+        k for k in wanted
+        if not all(messages[k].string if isinstance(messages[k].string, tuple) else [messages[k].string])
+        or messages[k].fuzzy
+    )
+    assert not empty, f"untranslated or fuzzy in {domain}, {lang}: {empty[:10]}"
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
-def test_translations_keep_their_placeholders(lang: str) -> None:
-    for message in catalog(lang):
+def test_translations_keep_their_placeholders(lang: str, domain: str) -> None:
+    for message in catalog(domain, lang):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
