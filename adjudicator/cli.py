@@ -19,7 +19,7 @@ from adjudicator import __version__
 from adjudicator.campaign import pipeline
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
-from adjudicator.engine.registry import UnknownRulesetError, find_ruleset, installed
+from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, msg
 from adjudicator.problems import Problem
 
@@ -92,6 +92,9 @@ def rulesets_command() -> None:
     for name, ruleset in installed().items():
         table.add_row(name, msg(ruleset.title).render(lang), ", ".join(ruleset.aliases), ruleset.default_language)
     console.print(table)
+    for name, reason in broken().items():
+        say(msg("The ruleset {name} is installed but cannot be loaded: {reason}", name=name, reason=reason), lang,
+            "red")
 
 
 @main.command("new")
@@ -225,6 +228,16 @@ def demo_command(out: Path) -> None:
         say(msg("Ledger and state: {path}", path=str(target / "campaign.xlsx")), lang)
     say(msg("Demo outputs are in {path}.", path=str(out.resolve())), lang, "bold")
 
+
+def _add_ruleset_commands() -> None:
+    """Commands that rulesets bring (``adjudicator odds …``), unless a command of that name exists."""
+    for ruleset in installed().values():
+        for command in ruleset.commands():
+            if command.name not in main.commands:
+                main.add_command(command)
+
+
+_add_ruleset_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

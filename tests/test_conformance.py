@@ -16,6 +16,9 @@ RULESETS = sorted(installed())
 
 
 def test_the_built_in_rulesets_are_registered_as_plugins() -> None:
+    from adjudicator.engine.registry import broken
+
+    assert broken() == {}
     assert "star_sectors" in RULESETS
     for name, ruleset in installed().items():
         assert isinstance(ruleset, Ruleset) and ruleset.name == name

@@ -157,6 +157,10 @@ class Ruleset(ABC):
     ) -> None:
         """Checks that need the campaign state (ownership, map); add problems at their cells."""
 
+    def commands(self) -> list[Any]:
+        """Extra ``click`` commands this ruleset adds to the ``adjudicator`` command line (e.g. ``odds``)."""
+        return []
+
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         """Values offered in dropdowns of the order template, by column key."""
         return {}
