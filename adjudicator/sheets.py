@@ -44,6 +44,13 @@ class Column:
     help: str = ""  # English msgid shown as the input message
     width: int = 14
     synonyms: tuple[str, ...] = ()
+    #: A spreadsheet formula for a computed column (a preview for the player, never read back): see
+    #: :func:`adjudicator.xlsx.templates.expand_formula` for its placeholders.
+    formula: str = ""
+
+    @property
+    def computed(self) -> bool:
+        return bool(self.formula)
 
     def header_in(self, lang: str) -> str:
         return gettext_in(lang, self.header)
@@ -75,6 +82,8 @@ class TableSchema:
     help: str = ""
     optional: bool = False  # a missing sheet is not an error
     extra: dict[str, object] = field(default_factory=dict)
+    #: Key of a computed cost column: the template adds a budget block (treasury, spent, left) beside it.
+    budget: str = ""
 
     def title_in(self, lang: str) -> str:
         return gettext_in(lang, self.title)

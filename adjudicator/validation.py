@@ -78,6 +78,8 @@ def _schema(table: Table) -> pa.DataFrameSchema:
     columns = {}
     for key in table.frame.columns:
         column = table.schema.column(key)
+        if column.computed:
+            continue
         convert = _converter(column)
         checks = []
         if column.kind is not Kind.TEXT:
@@ -139,6 +141,8 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
             bad_cells.add((row, column.key))
     typed = pd.DataFrame(index=frame.index)
     for key in frame.columns:
+        if table.schema.column(key).computed:
+            continue  # a workbook's own computations are never trusted
         convert = _converter(table.schema.column(key))
         typed[key] = pd.Series(
             [None if v is None or (row, key) in bad_cells else convert(v) for row, v in frame[key].items()],

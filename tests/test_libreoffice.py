@@ -46,3 +46,35 @@ def test_results_open_in_libreoffice(example: Path, soffice: str, tmp_path: Path
     outcome = pipeline.run(example)
     converted = convert(soffice, outcome.results["GAMMA"], "ods", tmp_path / "lo")
     assert sheet_rows(converted, "Ledger", "es")[1][2] == "GAMMA"
+
+
+def test_cost_preview_recalculated_by_libreoffice_matches_the_engine(example: Path, soffice: str,
+                                                                     tmp_path: Path) -> None:
+    """LibreOffice computes the template's cost column and budget; the engine agrees with every figure."""
+    import openpyxl
+
+    _, campaign, ruleset = pipeline.open_campaign(example)
+    checked = pipeline.check(example)
+    for faction in ("ALPHA", "BETA"):
+        saved = convert(soffice, example / "inbox" / f"{faction}.xlsx", "xlsx:Calc MS Excel 2007 XML",
+                        tmp_path / faction)
+        lang = campaign.factions[faction].language
+        rows = sheet_rows(saved, "Orders", lang)
+        header = rows[0]
+        cost_col = header.index(gettext_in(lang, "Cost"))
+        submission = next(s for s in checked.submissions if s.faction == faction)
+        frame = submission.orders.sheets["orders"].frame
+        expected = [ruleset.preview_cost(campaign, faction, record) for record in frame.to_dict("records")]
+        assert [r[cost_col] for r in rows[1:len(expected) + 1]] == expected
+        assert any(expected), "the example must cost something"
+        budget = {r[cost_col + 2]: r[cost_col + 3] for r in rows[1:4]}
+        treasury = ruleset.template_budget(campaign, faction)
+        assert budget == {gettext_in(lang, "Treasury"): treasury, gettext_in(lang, "Spent"): sum(expected),
+                          gettext_in(lang, "Left"): treasury - sum(expected)}
+        book = openpyxl.load_workbook(saved)  # what LibreOffice kept of the template's safeguards
+        orders = book[gettext_in(lang, "Orders")]
+        assert orders.protection.sheet
+        assert orders["A2"].protection.locked is False and orders["A1"].protection.locked is not False
+        lists = [dv for dv in orders.data_validations.dataValidation if dv.type == "list"]
+        assert any("list_orders_order" in (dv.formula1 or "") for dv in lists)
+        assert {"list_orders_order", "lookup_theft_prices"} <= set(book.defined_names)

@@ -111,8 +111,9 @@ def outcome_rows(
     for problem in problems:
         if problem.sheet == sheet.sheet and problem.row:
             row_problems.setdefault(problem.row, []).append(problem)
-    keys = [c.key for c in sheet.schema.columns]
-    headers: list[Any] = [msg("Row"), *[msg(c.header) for c in sheet.schema.columns], msg("Status"), msg("Outcome")]
+    shown = [c for c in sheet.schema.columns if not c.computed]
+    keys = [c.key for c in shown]
+    headers: list[Any] = [msg("Row"), *[msg(c.header) for c in shown], msg("Status"), msg("Outcome")]
     rows = []
     for number, values in records(sheet.frame):
         row = int(number)
@@ -146,7 +147,7 @@ LEDGER_WIDTHS = [6, 10, 10, 16, 10, 10, 50, 26]
 
 def outcome_widths(sheet: SheetRows) -> list[int]:
     """Row number, the order's own columns, then status and a wide, wrapping outcome."""
-    return [6, *[min(c.width, 24) for c in sheet.schema.columns], 12, 70]
+    return [6, *[min(c.width, 24) for c in sheet.schema.columns if not c.computed], 12, 70]
 
 
 def ledger_rows(lines: Sequence[LedgerLine]) -> list[list[Any]]:

@@ -161,6 +161,18 @@ class Ruleset(ABC):
         """Extra ``click`` commands this ruleset adds to the ``adjudicator`` command line (e.g. ``odds``)."""
         return []
 
+    def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
+        """Two-column tables (key, number) that the template's formulas look up as ``{lookup:NAME}``."""
+        return {}
+
+    def template_budget(self, campaign: Campaign, faction: str) -> int | None:
+        """The treasury shown in the order workbook's budget block (None: no budget block)."""
+        return None
+
+    def preview_cost(self, campaign: Campaign, faction: str, row: dict[str, Any]) -> float:
+        """What the template's cost column should show for an order row (the engine's own figure)."""
+        return 0
+
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         """Values offered in dropdowns of the order template, by column key."""
         return {}

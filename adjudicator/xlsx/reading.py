@@ -158,8 +158,8 @@ def read_table(
     index: list[int] = []
     for row_number in range(header_row + 1, len(grid.rows) + 1):
         record = {key: grid.value(row_number, col) for key, col in mapping.items()}
-        if all(v is None for v in record.values()):
-            continue
+        if all(v is None for key, v in record.items() if not schema.column(key).computed):
+            continue  # blank, apart from the template's own formulas
         records.append(record)
         index.append(row_number)
     row_index = pd.Index(index, name="row", dtype="int64")

@@ -3,6 +3,7 @@ messages, protected headers and the workbook's identity."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,14 +40,32 @@ def build_order_workbook(
     lists.sheet_state = "hidden"
     offered = ruleset.choice_lists(campaign, faction)
     list_col = 0
+    lookups: dict[str, str] = {}
+    for name, pairs in ruleset.template_lookups(campaign, faction).items():
+        list_col += 2
+        key_letter, value_letter = get_column_letter(list_col - 1), get_column_letter(list_col)
+        for r, (key, value) in enumerate(pairs, start=1):
+            put(lists, r, list_col - 1, key)
+            put(lists, r, list_col, value)
+        defined = f"lookup_{name}"
+        end = max(len(pairs), 1)
+        ref = f"{quote_sheetname(LISTS_SHEET)}!${key_letter}$1:${value_letter}${end}"
+        wb.defined_names[defined] = DefinedName(defined, attr_text=ref)
+        lookups[name] = defined
     for schema in ruleset.order_schemas:
         ws = wb.create_sheet(schema.title_in(lang))
         header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
         ws.freeze_panes = "A2"
         fit_to_page_width(ws)
+        letters = {c.key: get_column_letter(i) for i, c in enumerate(schema.columns, start=1)}
         for index, column in enumerate(schema.columns, start=1):
             letter = get_column_letter(index)
             area = f"{letter}2:{letter}{INPUT_ROWS + 1}"
+            if column.computed:
+                for r in range(2, INPUT_ROWS + 2):
+                    ws.cell(row=r, column=index, value=expand_formula(
+                        column.formula, r, letters, schema, lang, campaign.parameters, lookups))
+                continue
             values = [column.choice_label(c.code, lang) for c in column.choices] or offered.get(column.key, [])
             validation: DataValidation | None = None
             if values:
@@ -85,6 +104,8 @@ def build_order_workbook(
                 if column.kind is Kind.CHOICE and value is not None:
                     value = column.choice_label(str(value), lang)
                 put(ws, r, index, value, lang)
+        if schema.budget:
+            _budget_block(ws, schema, letters, ruleset.template_budget(campaign, faction), lang)
         ws.protection.sheet = True
         ws.protection.formatColumns = False
         ws.protection.autoFilter = False
@@ -95,6 +116,55 @@ def build_order_workbook(
     )
     wb.active = 1
     return wb
+
+
+def expand_formula(template: str, row: int, letters: Mapping[str, str], schema: TableSchema, lang: str,
+                   parameters: Mapping[str, Any], lookups: Mapping[str, str]) -> str:
+    """A computed column's formula for one row. Placeholders:
+
+    - ``{row}``: the row number; ``{col:KEY}``: the cell of column KEY in this row (``D5``);
+    - ``{is:KEY:CODE}``: TRUE when column KEY holds choice CODE, in the workbook's language or as the code;
+    - ``{param:NAME}``: the campaign's value of a parameter; ``{lookup:NAME}``: the defined name of a
+      two-column lookup table given by the ruleset (for VLOOKUP).
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        kind, _, rest = match.group(1).partition(":")
+        if kind == "row":
+            return str(row)
+        if kind == "col":
+            return f"{letters[rest]}{row}"
+        if kind == "is":
+            key, code = rest.split(":")
+            cell = f"{letters[key]}{row}"
+            label = schema.column(key).choice_label(code, lang).replace('"', '""')
+            return f'OR({cell}="{label}",{cell}="{code}")'
+        if kind == "param":
+            return str(parameters[rest])
+        if kind == "lookup":
+            return lookups[rest]
+        raise ValueError(f"unknown formula placeholder {match.group(0)!r}")
+
+    return re.sub(r"\{([a-z]+(?::[A-Za-z0-9_]+)*)\}", replace, template)
+
+
+def _budget_block(ws: Any, schema: TableSchema, letters: Mapping[str, str], treasury: int | None, lang: str) -> None:
+    """Treasury, spent (the sum of the cost column) and what is left, to the right of the table."""
+    if treasury is None:
+        return
+    label_col = len(schema.columns) + 2
+    cost = letters[schema.budget]
+    label_letter = get_column_letter(label_col + 1)
+    rows = [
+        (msg("Treasury"), treasury),
+        (msg("Spent"), f"=SUM({cost}2:{cost}{INPUT_ROWS + 1})"),
+        (msg("Left"), f"={label_letter}2-{label_letter}3"),
+    ]
+    for r, (label, value) in enumerate(rows, start=2):
+        put(ws, r, label_col, label, lang)
+        ws.cell(row=r, column=label_col).font = Font(bold=True)
+        ws.cell(row=r, column=label_col + 1, value=value)
+    ws.column_dimensions[get_column_letter(label_col)].width = 14
 
 
 def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: str, lang: str) -> None:

@@ -188,6 +188,28 @@ class StarSectors(Ruleset):
             if isinstance(outcome, Rejection):
                 problems.add(_problem(outcome, sheet, row))
 
+    def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
+        """The price of stealing each component seen in battle (what THEFT would cost)."""
+        world = world_from_tables(campaign.tables)
+        seen = sorted({world.projects[u.project].component for u in world.usages
+                       if u.faction != faction and u.project in world.projects})
+        return {"theft_prices": [(c, theft.price(world, c, campaign.parameters)) for c in seen]}
+
+    def template_budget(self, campaign: Campaign, faction: str) -> int | None:
+        return world_from_tables(campaign.tables).treasury.get(faction, 0)
+
+    def preview_cost(self, campaign: Campaign, faction: str, row: dict[str, Any]) -> float:
+        kind = row.get("order")
+        amount = row.get("amount")
+        if kind in ("BUILD", "RESEARCH_PAY"):
+            return amount if isinstance(amount, int) else 0
+        if kind == "FEASIBILITY":
+            return campaign.parameters["feasibility_fee"]
+        if kind == "THEFT":
+            prices = dict(self.template_lookups(campaign, faction)["theft_prices"])
+            return prices.get(str(row.get("project") or ""), 0)
+        return 0
+
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         world = world_from_tables(campaign.tables)
         own = sorted(p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE")

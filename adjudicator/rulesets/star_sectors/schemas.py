@@ -61,7 +61,19 @@ ORDERS = TableSchema(
             width=40,
             help=N_("FEASIBILITY: the component you want, in general terms."),
         ),
+        Column(
+            "cost",
+            N_("Cost"),
+            width=10,
+            help=N_("What the order costs, computed by the workbook as you type; the GM's adjudicator recomputes it."),
+            formula=(
+                "=IF(OR({is:order:BUILD},{is:order:RESEARCH_PAY}),N({col:amount}),"
+                "IF({is:order:FEASIBILITY},{param:feasibility_fee},"
+                "IF({is:order:THEFT},IFERROR(VLOOKUP({col:project},{lookup:theft_prices},2,0),0),0)))"
+            ),
+        ),
     ),
+    budget="cost",
 )
 
 TREASURY = Column("treasury", N_("Treasury"), Kind.INT, required=True, minimum=0)
