@@ -152,14 +152,17 @@ def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
 
 def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
     """Give rows with wrapped text the height of their longest cell, as an office program would."""
-    widths = {col: (ws.column_dimensions[get_column_letter(col)].width or 10) for col in range(1, ws.max_column + 1)}
-    for r in range(first, last):
+    widths: dict[int, float] = {}
+    for row in ws.iter_rows(min_row=first, max_row=last - 1):
         lines = 1
-        for cell in ws[r]:
-            if cell.value is not None and cell.alignment is not None and cell.alignment.wrap_text:
-                lines = max(lines, -(-len(str(cell.value)) // max(int(widths[cell.column] * 1.1), 1)))
+        for cell in row:
+            if cell.value is None or not cell.alignment.wrap_text:
+                continue
+            if cell.column not in widths:
+                widths[cell.column] = ws.column_dimensions[get_column_letter(cell.column)].width or 10
+            lines = max(lines, -(-len(str(cell.value)) // max(int(widths[cell.column] * 1.1), 1)))
         if lines > 1:
-            ws.row_dimensions[r].height = 15 * lines
+            ws.row_dimensions[row[0].row].height = 15 * lines
 
 
 def atomic_save(wb: Workbook, path: Path) -> None:
