@@ -39,6 +39,9 @@ messages: $(STAMP)
 	$(BIN)/pybabel extract --no-location --sort-output -F babel.cfg $(KEYWORDS) \
 	  --project adjudicator --version 0.1 -o adjudicator/locale/adjudicator.pot .
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i adjudicator/locale/adjudicator.pot -d adjudicator/locale -D adjudicator
+	$(BIN)/pybabel extract --no-location --sort-output -k _ -k ngettext:1,2 --project click \
+	  -o adjudicator/locale/click.pot $$($(BIN)/python -c 'import click, os; print(os.path.dirname(click.__file__))')
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -i adjudicator/locale/click.pot -d adjudicator/locale -D click
 	for r in $(RULESETS); do \
 	  d=adjudicator/rulesets/$$r; \
 	  $(BIN)/pybabel extract --no-location --sort-output -F babel-ruleset.cfg $(KEYWORDS) \

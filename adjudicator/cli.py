@@ -1,26 +1,32 @@
-"""The command line: ``adjudicator rulesets | new | templates | check | run | demo``.
+"""The command line: ``adjudicator rulesets | new | templates | check | run | demo`` (and the commands
+rulesets add).
 
-Exit status: 0 success; 1 problems in submitted workbooks (or factions missing); 2 the campaign or
-the command cannot be used; 3 the turn waits for the GM's input.
+Exit status: 0 success; 1 ``check`` found errors in a submitted workbook, or ``run`` did not resolve the
+turn because a workbook cannot be accepted or a faction's orders are missing; 2 the campaign or the
+command cannot be used (nothing was changed); 3 the turn waits for the GM's input.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from adjudicator import __version__
+from adjudicator import __version__, click_i18n
 from adjudicator.campaign import pipeline
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
+from adjudicator.click_i18n import language_from_environment
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
-from adjudicator.i18n import LANGUAGES, Msg, msg
+from adjudicator.i18n import LANGUAGES, Msg, msg, normalise_language
 from adjudicator.problems import Problem
 
 EXIT_PROBLEMS = 1
@@ -54,6 +60,28 @@ def fail(error: pipeline.CampaignError, lang: str) -> None:
     sys.exit(EXIT_UNUSABLE)
 
 
+def guarded(command: Callable[..., None]) -> Callable[..., None]:
+    """The failures a GM can meet, as messages with exit status 2, never as a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        lang = State.lang or "en"
+        try:
+            command(*args, **kwargs)
+        except pipeline.CampaignError as error:
+            fail(error, lang)
+        except CampaignBusyError:
+            say(msg("Another adjudicator is working on this campaign; try again when it has finished."), lang,
+                "red")
+            sys.exit(EXIT_UNUSABLE)
+        except pipeline.LedgerMismatchError as error:
+            say(msg("Internal error: the ledger of this turn does not reconcile ({detail}). Nothing was changed; "
+                    "please report it with the campaign folder.", detail=str(error)), lang, "red")
+            sys.exit(EXIT_UNUSABLE)
+
+    return wrapper
+
+
 def summary(submissions: list[Submission], missing: list[str], checked: dict[str, Path], lang: str) -> None:
     table = Table(title=msg("Submitted workbooks").render(lang), header_style="bold")
     for header in (msg("File"), msg("Faction"), msg("Errors"), msg("Warnings"), msg("Checked copy")):
@@ -76,10 +104,13 @@ def language(campaign_lang: str) -> str:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="adjudicator")
-@click.option("--lang", type=click.Choice(LANGUAGES), help="Language of the messages (default: the campaign's).")
+@click.option("--lang", type=click.Choice(LANGUAGES),
+              help="Language of the messages (default: ADJUDICATOR_LANG, else the campaign's).")
 def main(lang: str | None) -> None:
     """Adjudicate turns of play-by-email strategy campaigns from order workbooks."""
-    State.lang = lang
+    explicit = os.environ.get("ADJUDICATOR_LANG", "")
+    State.lang = lang or (normalise_language(explicit) if explicit in LANGUAGES else None)
+    click_i18n.install(State.lang or language_from_environment() or "en", main)
 
 
 @main.command("rulesets")
@@ -101,6 +132,7 @@ def rulesets_command() -> None:
 @click.argument("ruleset_name", metavar="RULESET")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--example", is_flag=True, help="Start from the ruleset's bundled example campaign.")
+@guarded
 def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
     """Start a campaign in FOLDER."""
     lang = State.lang or "en"
@@ -110,10 +142,7 @@ def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
         say(msg("Unknown ruleset {name}. Installed: {names}.", name=ruleset_name, names=", ".join(installed())),
             lang, "red")
         sys.exit(EXIT_UNUSABLE)
-    try:
-        created = pipeline.new_campaign(ruleset, folder, example)
-    except pipeline.CampaignError as error:
-        fail(error, lang)
+    created = pipeline.new_campaign(ruleset, folder, example)
     say(msg("Campaign created: {path}", path=str(created.master)), lang, "green")
     if example:
         say(msg("The example's orders are in {path}.", path=str(created.inbox)), lang)
@@ -124,13 +153,11 @@ def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
 
 @main.command("templates")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@guarded
 def templates_command(folder: Path) -> None:
     """Write one order workbook per faction for the current turn."""
     lang = State.lang or "en"
-    try:
-        paths = pipeline.make_templates(folder)
-    except pipeline.CampaignError as error:
-        fail(error, lang)
+    paths = pipeline.make_templates(folder)
     for path in paths:
         say(str(path), lang)
 
@@ -138,12 +165,10 @@ def templates_command(folder: Path) -> None:
 @main.command("check")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@guarded
 def check_command(folder: Path, files: tuple[Path, ...]) -> None:
     """Validate submitted workbooks (FILES, or those in FOLDER/inbox) without resolving anything."""
-    try:
-        outcome = pipeline.check(folder, list(files))
-    except pipeline.CampaignError as error:
-        fail(error, State.lang or "en")
+    outcome = pipeline.check(folder, list(files))
     lang = language(outcome.campaign.language)
     if not outcome.submissions:
         say(msg("No workbook to check: put them in {path} or name them.", path=str(folder / "inbox")), lang,
@@ -159,17 +184,11 @@ def check_command(folder: Path, files: tuple[Path, ...]) -> None:
 @click.option("--allow-missing", is_flag=True, help="Resolve the turn even if some factions sent no valid workbook.")
 @click.option("--reprocess", is_flag=True, help="Resolve the last resolved turn again from the state before it.")
 @click.option("--stop-for-gm", is_flag=True, help="Stop for GM input even when the rules need none this turn.")
+@guarded
 def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_missing: bool, reprocess: bool,
                 stop_for_gm: bool) -> None:
     """Validate, resolve the turn and write the results."""
-    try:
-        outcome = pipeline.run(folder, list(files), seed, allow_missing, reprocess, stop_for_gm)
-    except pipeline.CampaignError as error:
-        fail(error, State.lang or "en")
-    except CampaignBusyError:
-        say(msg("Another adjudicator is working on this campaign; try again when it has finished."),
-            State.lang or "en", "red")
-        sys.exit(EXIT_UNUSABLE)
+    outcome = pipeline.run(folder, list(files), seed, allow_missing, reprocess, stop_for_gm)
     lang = language(outcome.campaign.language)
     turn = outcome.campaign.turn
     if outcome.status in ("invalid", "missing"):
@@ -197,6 +216,7 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
 @main.command("demo")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo-output"),
               show_default=True, help="Folder for the demo campaigns.")
+@guarded
 def demo_command(out: Path) -> None:
     """Run one turn of every bundled example campaign, end to end."""
     lang = State.lang or "en"
@@ -238,6 +258,7 @@ def _add_ruleset_commands() -> None:
 
 
 _add_ruleset_commands()
+click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 
 if __name__ == "__main__":  # pragma: no cover
     main()

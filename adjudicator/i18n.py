@@ -43,10 +43,14 @@ def normalise_language(code: object) -> str:
 
 
 def catalog_files(lang: str) -> list[Traversable]:
-    """The ``.po`` files of ``lang``: the core catalog first, then each built-in ruleset's own
+    """The ``.po`` files of ``lang``: the core catalog first, then the other catalogs of the core
+    (``click.po``), then each built-in ruleset's own
     (``adjudicator/rulesets/<name>/locale/<lang>/LC_MESSAGES/<name>.po``)."""
     package = resources.files("adjudicator")
-    found = [package / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"]
+    core = package / "locale" / lang / "LC_MESSAGES"
+    found = [core / f"{DOMAIN}.po"]
+    found += sorted((p for p in core.iterdir() if p.name.endswith(".po") and p.name != f"{DOMAIN}.po"),
+                    key=lambda p: p.name)  # e.g. click.po: the command-line library's own messages
     for folder in sorted((package / "rulesets").iterdir(), key=lambda p: p.name):
         po = folder / "locale" / lang / "LC_MESSAGES" / f"{folder.name}.po"
         if po.is_file():
@@ -69,7 +73,8 @@ def translations(lang: str) -> gettext.NullTranslations:
             merged = catalog
             continue
         for message in catalog:
-            if message.id and message.id not in merged:
+            translated = all(message.string) if isinstance(message.string, tuple) else bool(message.string)
+            if message.id and translated and not message.fuzzy and message.id not in merged:
                 merged[message.id] = message
     compiled = io.BytesIO()
     write_mo(compiled, merged)  # type: ignore[arg-type]

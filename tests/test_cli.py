@@ -68,3 +68,24 @@ def test_demo_runs_every_example(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert (tmp_path / "demo" / "star_sectors" / "turns" / "T03" / "results" / "ALPHA.xlsx").exists()
     assert invoke("demo", "--out", str(tmp_path / "demo")).exit_code == 0  # again, over its own output
+
+
+def test_clicks_own_messages_are_translated() -> None:
+    spanish = invoke("--lang", "es", "check")
+    assert spanish.exit_code == 2 and "Uso:" in spanish.output and "Usage:" not in spanish.output
+    russian = invoke("--lang", "ru", "run", "--help")
+    assert "Показать это сообщение и выйти." in russian.output
+    english = invoke("--lang", "en", "check")
+    assert "Usage:" in english.output
+
+
+def test_language_from_the_environment(monkeypatch) -> None:  # noqa: ANN001
+    import subprocess
+    import sys
+
+    env = {"ADJUDICATOR_LANG": "ru", "PATH": "/usr/bin:/bin"}
+    shown = subprocess.run([sys.executable, "-m", "adjudicator", "--help"], env=env, capture_output=True, text=True)
+    assert shown.returncode == 0 and "Показать это сообщение и выйти." in shown.stdout
+    env = {"LANG": "es_ES.UTF-8", "PATH": "/usr/bin:/bin"}
+    shown = subprocess.run([sys.executable, "-m", "adjudicator", "--help"], env=env, capture_output=True, text=True)
+    assert "Muestra este mensaje y sale." in shown.stdout

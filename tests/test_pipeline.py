@@ -224,3 +224,62 @@ def test_templates_one_per_faction_with_identity(example: Path) -> None:
     assert [p.name for p in paths] == ["ALPHA.xlsx", "BETA.xlsx", "BORYA.xlsx", "GAMMA.xlsx"]
     identity = read_identity(read_workbook(paths[3], ProblemList()))
     assert (identity.faction, identity.turn, identity.language) == ("GAMMA", 3, "es")
+
+
+def test_an_interrupted_reprocess_puts_the_earlier_results_back(example: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.campaign import store
+
+    pipeline.run(example)
+    before = tree_digest(example)
+    real_write = store.atomic_write_text
+    calls = {"n": 0}
+
+    def crash_at_manifest(path, text):  # noqa: ANN001
+        calls["n"] += 1
+        if path.name == "turn.json":
+            raise KeyboardInterrupt  # new results half moved in, earlier ones set aside
+        return real_write(path, text)
+
+    monkeypatch.setattr(store, "atomic_write_text", crash_at_manifest)
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.run(example, reprocess=True)
+    monkeypatch.undo()
+    assert not (example / "turns" / "T03" / "turn.json").exists()
+    pipeline.check(example)  # any command recovers
+    after = tree_digest(example)
+    restored = {k: v for k, v in after.items() if "interrupted-" not in k and not k.startswith("checks/")}
+    assert restored == before
+    assert any("interrupted-1" in k for k in after), "the half-written new results are kept aside"
+
+
+def test_an_interrupted_reprocess_after_its_manifest_is_rolled_forward(example: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.campaign import store
+
+    pipeline.run(example)
+    first = master_values(example)
+    monkeypatch.setattr(store, "atomic_copy", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.run(example, reprocess=True, seed=5)
+    monkeypatch.undo()
+    pipeline.check(example)
+    assert master_values(example) == all_values(example / "turns" / "T03" / "campaign_after.xlsx")
+    assert json.loads((example / "turns" / "T03" / "turn.json").read_text())["seed"] == 5
+    assert first.keys() == master_values(example).keys()
+
+
+def test_one_adjudicator_at_a_time(example: Path) -> None:
+    import os
+
+    from adjudicator.campaign.store import CampaignBusyError
+
+    lock = example / ".adjudicator.lock"
+    lock.write_text(str(os.getppid()))  # a live process holds the campaign
+    with pytest.raises(CampaignBusyError):
+        pipeline.run(example)
+    with pytest.raises(CampaignBusyError):
+        pipeline.check(example)
+    lock.write_text("999999999")  # its process is gone: the lock is stale
+    assert pipeline.run(example).status == "resolved"
+    assert not lock.exists()

@@ -47,6 +47,26 @@ def extract(domain: str, out: Path) -> set[str]:
         return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id}
 
 
+def test_clicks_own_messages_are_translated(tmp_path: Path) -> None:
+    """The command-line library's messages (usage, errors) exist in Spanish and Russian too."""
+    import click
+
+    pot = tmp_path / "click.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "--no-location", "-k", "_",
+         "-k", "ngettext:1,2", "-o", str(pot), str(Path(click.__file__).parent)],
+        check=True, capture_output=True,
+    )
+    with open(pot, "rb") as handle:
+        wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id}
+    assert len(wanted) > 50
+    for lang in ("es", "ru"):
+        with open(LOCALE / lang / "LC_MESSAGES" / "click.po", "rb") as handle:
+            have = {m.id if isinstance(m.id, str) else m.id[0]: m for m in read_po(handle, locale=lang) if m.id}
+        missing = sorted(w for w in wanted if w not in have or not have[w].string)
+        assert not missing, f"click's messages missing in {lang} (run make messages): {missing[:5]}"
+
+
 @pytest.fixture(scope="module")
 def extracted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
     out = tmp_path_factory.mktemp("pot")
@@ -96,3 +116,16 @@ def test_order_words_read_back_in_every_language(lang: str) -> None:
         assert lookup[fold(gettext_in(lang, choice.label))] == choice.code
     headers = [fold(c.header_in(lang)) for c in ORDERS.columns]
     assert len(set(headers)) == len(headers), "two headers of the order sheet read the same"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_msgid_means_the_same_in_every_catalog(lang: str) -> None:
+    """Catalogs are merged into one, so a word shared by the core and rulesets has one translation."""
+    seen: dict[str, dict[str, object]] = {}
+    for domain in DOMAINS:
+        for message in catalog(domain, lang):
+            if message.id and message.string:
+                key = message.id if isinstance(message.id, str) else message.id[0]
+                seen.setdefault(key, {})[domain] = message.string
+    conflicts = {k: v for k, v in seen.items() if len({str(x) for x in v.values()}) > 1}
+    assert not conflicts, f"one msgid, several translations ({lang}): {list(conflicts.items())[:5]}"

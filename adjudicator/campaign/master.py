@@ -92,8 +92,9 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
     settings = {fold(r["setting"]): r["value"] for _, r in records(table.frame) if r["setting"] is not None}
     try:
         ruleset = ruleset_lookup(str(settings.get("ruleset") or ""))
-    except ValueError:
-        problems.error("M01", msg("The ruleset {name} is not installed.", name=str(settings.get("ruleset"))),
+    except ValueError as error:
+        problems.error("M01", msg("The ruleset {name} cannot be used: {reason}.", name=str(settings.get("ruleset")),
+                                  reason=str(error)),
                        msg("Run 'adjudicator rulesets' to see the installed rulesets."), sheet=table.sheet,
                        **where)
         return None

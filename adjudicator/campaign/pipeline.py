@@ -7,8 +7,11 @@ submitted workbook.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInp
 from adjudicator.i18n import msg
 from adjudicator.ledger import Ledger, unreconciled
 from adjudicator.problems import ProblemList
+from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_copy, atomic_save
 
@@ -53,11 +57,26 @@ def _fail(code: str, message: Any, hint: Any = None, **where: Any) -> CampaignEr
     return CampaignError(problems)
 
 
-def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:
-    folder = CampaignFolder(root)
+def _require_master(folder: CampaignFolder) -> None:
     if not folder.master.exists():
-        raise _fail("M00", msg("There is no campaign in {folder}: campaign.xlsx is missing.", folder=root.name),
+        raise _fail("M00", msg("There is no campaign in {folder}: campaign.xlsx is missing.",
+                               folder=folder.root.name),
                     msg("Start one with 'adjudicator new RULESET FOLDER'."))
+
+
+@contextmanager
+def opened(root: Path) -> Iterator[tuple[CampaignFolder, Campaign, Ruleset]]:
+    """The campaign, read (and recovered) under its lock, which is held until the block ends."""
+    folder = CampaignFolder(root)
+    _require_master(folder)
+    with folder.locked():
+        yield open_campaign(root)
+
+
+def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:
+    """The campaign in ``root``, after finishing or undoing an interrupted commit (call it under the lock)."""
+    folder = CampaignFolder(root)
+    _require_master(folder)
     problems = ProblemList()
     loaded = master.load_campaign(folder.master, find_ruleset, problems)
     if loaded is None:
@@ -108,7 +127,11 @@ def new_campaign(ruleset: Ruleset, root: Path, example: bool = False) -> Campaig
 
 # ---------------------------------------------------------------------------------------- templates
 def make_templates(root: Path) -> list[Path]:
-    folder, campaign, ruleset = open_campaign(root)
+    with opened(root) as (folder, campaign, ruleset):
+        return _make_templates(folder, campaign, ruleset)
+
+
+def _make_templates(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset) -> list[Path]:
     if not campaign.factions:
         raise _fail("M09", msg("The campaign has no factions."),
                     msg("List them in the Factions sheet of campaign.xlsx."), file="campaign.xlsx")
@@ -135,9 +158,25 @@ class CheckOutcome:
         return any(s.problems.has_errors() for s in self.submissions)
 
 
+def limits_of(campaign: Campaign) -> Limits:
+    """The size limits of submitted workbooks; the GM may raise them with the settings max_file_mb and
+    max_unpacked_mb of campaign.xlsx."""
+    limits = Limits()
+    overrides = {}
+    for setting, field_name in (("max file mb", "max_file_bytes"), ("max unpacked mb", "max_unpacked_bytes")):
+        value = campaign.settings.get(setting)
+        try:
+            if value not in (None, ""):
+                overrides[field_name] = int(float(value) * 2**20)
+        except (TypeError, ValueError):
+            continue
+    return dataclasses.replace(limits, **overrides)
+
+
 def _submissions(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> list[Submission]:
     paths = files or inbox_files(folder.inbox)
-    submissions = [load_submission(p, campaign, ruleset) for p in sorted(paths, key=lambda p: p.name)]
+    limits = limits_of(campaign)
+    submissions = [load_submission(p, campaign, ruleset, limits) for p in sorted(paths, key=lambda p: p.name)]
     flag_duplicates(submissions)
     return submissions
 
@@ -160,8 +199,12 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
 
 
 def check(root: Path, files: list[Path] | None = None) -> CheckOutcome:
-    folder, campaign, ruleset = open_campaign(root)
-    submissions = _submissions(folder, campaign, ruleset, list(files or []))
+    with opened(root) as (folder, campaign, ruleset):
+        return _check(folder, campaign, ruleset, list(files or []))
+
+
+def _check(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> CheckOutcome:
+    submissions = _submissions(folder, campaign, ruleset, files)
     taken = {s.faction for s in submissions if s.accepted}
     outcome = CheckOutcome(campaign, submissions, sorted(set(campaign.factions) - taken))
     outcome.checked = _write_checked(folder, campaign, submissions)
@@ -192,9 +235,7 @@ def run(
     reprocess: bool = False,
     stop_for_gm: bool = False,
 ) -> RunOutcome:
-    folder = CampaignFolder(root)
-    with folder.locked():
-        folder, campaign, ruleset = open_campaign(root)
+    with opened(root) as (folder, campaign, ruleset):
         if reprocess:
             return _reprocess(folder, campaign, ruleset, list(files or []), seed)
         submissions = _submissions(folder, campaign, ruleset, list(files or []))
@@ -217,7 +258,8 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
     campaign, ruleset = loaded
     paths = files or sorted((turn_dir / "submitted").glob("*.*"))
     paths = [p for p in paths if p.name != "SHA256SUMS"]
-    submissions = [load_submission(p, campaign, ruleset) for p in sorted(paths, key=lambda p: p.name)]
+    submissions = [load_submission(p, campaign, ruleset, limits_of(campaign))
+                   for p in sorted(paths, key=lambda p: p.name)]
     flag_duplicates(submissions)
     gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
     return _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
@@ -272,9 +314,7 @@ def _resolve(
     try:
         manifest = _stage(folder, staging, base, campaign, ruleset, taken, result, ledger, dice, gm_sheets,
                           gm_path, used_seed)
-        if supersede is not None:
-            folder.supersede(supersede)
-        folder.commit(turn, staging, manifest)
+        folder.commit(turn, staging, manifest, supersede=supersede is not None)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -15,8 +15,10 @@
     turns/T01/turn.json           the manifest; written last, it marks the turn as resolved
 
 A turn is staged in a hidden folder, moved into ``turns/TNN/`` (``turn.json`` last), and only then is
-``campaign.xlsx`` replaced. An interruption before ``turn.json`` leaves the campaign as it was (the
-partial files are moved aside); one after it is rolled forward the next time the campaign is opened.
+``campaign.xlsx`` replaced; a journal file (``.adjudicator-commit.json``) lives from the first move to
+the last. An interruption before ``turn.json`` leaves the campaign as it was (the partial files are
+moved aside, and a reprocessed turn's earlier results are put back); one after it is rolled forward the
+next time the campaign is opened.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from adjudicator.xlsx.writing import atomic_copy, atomic_write_text
 
 MASTER = "campaign.xlsx"
 MANIFEST = "turn.json"
+JOURNAL = ".adjudicator-commit.json"
+LOCK = ".adjudicator.lock"
 STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx")
 
 
@@ -81,21 +85,25 @@ class CampaignFolder:
     # ------------------------------------------------------------------ lock
     @contextmanager
     def locked(self) -> Iterator[None]:
-        lock = self.root / ".adjudicator.lock"
-        for _ in range(2):
-            try:
-                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-                break
-            except FileExistsError:
-                if _stale(lock):
-                    lock.unlink(missing_ok=True)
-                    continue
-                raise CampaignBusyError(str(self.root)) from None
-        else:  # pragma: no cover - the stale lock reappeared
-            raise CampaignBusyError(str(self.root))
+        """Only one adjudicator at a time works on a campaign (the lock file holds its process id)."""
+        lock = self.root / LOCK
+        claim = self.root / f".adjudicator.lock.{os.getpid()}"
+        claim.write_text(str(os.getpid()))
         try:
-            os.write(fd, str(os.getpid()).encode())
-            os.close(fd)
+            for _ in range(2):
+                try:
+                    os.link(claim, lock)  # atomic: the lock appears with its owner already written in it
+                    break
+                except FileExistsError:
+                    if _stale(lock):
+                        lock.unlink(missing_ok=True)
+                        continue
+                    raise CampaignBusyError(str(self.root)) from None
+            else:  # pragma: no cover - a stale lock reappeared at once
+                raise CampaignBusyError(str(self.root))
+        finally:
+            claim.unlink(missing_ok=True)
+        try:
             yield
         finally:
             lock.unlink(missing_ok=True)
@@ -109,9 +117,17 @@ class CampaignFolder:
         staging.mkdir()
         return staging
 
-    def commit(self, turn: int, staging: Path, manifest: dict[str, Any]) -> None:
-        """Move a staged turn into place, write its manifest, then replace campaign.xlsx."""
+    def commit(self, turn: int, staging: Path, manifest: dict[str, Any], supersede: bool = False) -> None:
+        """Move a staged turn into place, write its manifest, then replace campaign.xlsx.
+
+        A journal file records the commit from its first step to its last, so that an interruption
+        at any point is finished (once the manifest is written) or undone (before) by :meth:`recover`."""
+        journal: dict[str, Any] = {"turn": turn, "superseded": None}
+        atomic_write_text(self.root / JOURNAL, json.dumps(journal))
         target = self.turn_dir(turn)
+        if supersede:
+            journal["superseded"] = self.supersede(turn).name
+            atomic_write_text(self.root / JOURNAL, json.dumps(journal))
         target.mkdir(parents=True, exist_ok=True)
         for item in STAGED_ITEMS:
             source = staging / item
@@ -120,14 +136,12 @@ class CampaignFolder:
         atomic_write_text(target / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False))
         shutil.rmtree(staging, ignore_errors=True)
         atomic_copy(target / "campaign_after.xlsx", self.master)
+        (self.root / JOURNAL).unlink()
 
     def supersede(self, turn: int) -> Path:
         """Move a resolved turn's outputs aside (to reprocess it); the templates stay."""
         source = self.turn_dir(turn)
-        number = 1
-        while (source / f"superseded-{number}").exists():
-            number += 1
-        aside = source / f"superseded-{number}"
+        aside = _numbered(source, "superseded")
         aside.mkdir()
         os.replace(source / MANIFEST, aside / MANIFEST)
         for item in STAGED_ITEMS:
@@ -143,22 +157,49 @@ class CampaignFolder:
             for leftover in sorted(self.turns.glob(".T*.staging-*")):
                 shutil.rmtree(leftover, ignore_errors=True)
                 notes.append(f"removed the staging folder of an interrupted run: {leftover.name}")
+        journal_path = self.root / JOURNAL
+        if journal_path.exists():
+            journal = json.loads(journal_path.read_text(encoding="utf-8"))
+            turn, target = int(journal["turn"]), self.turn_dir(int(journal["turn"]))
+            if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
+                atomic_copy(target / "campaign_after.xlsx", self.master)
+                notes.append(f"completed the interrupted commit of turn {turn}")
+            else:
+                notes += self._move_partial_aside(target, turn)
+                if journal.get("superseded"):
+                    aside = target / journal["superseded"]
+                    for item in STAGED_ITEMS:
+                        if (aside / item).exists():
+                            os.replace(aside / item, target / item)
+                    if (aside / MANIFEST).exists():
+                        os.replace(aside / MANIFEST, target / MANIFEST)
+                    aside.rmdir()
+                    notes.append(f"restored the results of turn {turn} that an interrupted reprocessing had set aside")
+            journal_path.unlink()
+            return notes
         target = self.turn_dir(current_turn)
         if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
             atomic_copy(target / "campaign_after.xlsx", self.master)
             notes.append(f"completed the interrupted commit of turn {current_turn}")
             return notes
+        return notes + self._move_partial_aside(target, current_turn)
+
+    def _move_partial_aside(self, target: Path, turn: int) -> list[str]:
         partial = [item for item in STAGED_ITEMS if (target / item).exists()]
-        if partial:
-            number = 1
-            while (target / f"interrupted-{number}").exists():
-                number += 1
-            aside = target / f"interrupted-{number}"
-            aside.mkdir(parents=True)
-            for item in partial:
-                os.replace(target / item, aside / item)
-            notes.append(f"moved the partial files of an interrupted run of turn {current_turn} to {aside.name}")
-        return notes
+        if not partial:
+            return []
+        aside = _numbered(target, "interrupted")
+        aside.mkdir(parents=True)
+        for item in partial:
+            os.replace(target / item, aside / item)
+        return [f"moved the partial files of an interrupted run of turn {turn} to {aside.name}"]
+
+
+def _numbered(folder: Path, stem: str) -> Path:
+    number = 1
+    while (folder / f"{stem}-{number}").exists():
+        number += 1
+    return folder / f"{stem}-{number}"
 
 
 def _stale(lock: Path) -> bool:

@@ -54,10 +54,14 @@ def broken() -> dict[str, str]:
     return _load()[1]
 
 
+def _key(name: str) -> str:
+    return name.strip().casefold().replace("-", "_").replace(" ", "_")
+
+
 def find_ruleset(name: str) -> Ruleset:
-    wanted = name.strip().casefold().replace("-", "_")
+    wanted = _key(name)
     for ruleset in installed().values():
-        if wanted == ruleset.name or wanted in ruleset.aliases:
+        if wanted == _key(ruleset.name) or wanted in {_key(alias) for alias in ruleset.aliases}:
             return ruleset
     if wanted in broken():
         raise UnknownRulesetError(f"ruleset {name!r} is installed but cannot be loaded: {broken()[wanted]}")

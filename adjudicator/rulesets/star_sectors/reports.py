@@ -12,7 +12,7 @@ from typing import Any
 from adjudicator.engine.ruleset import Campaign, FactionOrders, ReportTable
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import Ledger
-from adjudicator.rulesets.star_sectors.orders.common import Done, Rejection
+from adjudicator.rulesets.star_sectors.orders.common import Done, OrderRow, Rejection
 from adjudicator.rulesets.star_sectors.phases import battle
 from adjudicator.rulesets.star_sectors.state import World
 from adjudicator.sheets import records
@@ -51,6 +51,7 @@ class Reporter:
         ledger: Ledger,
         outcomes: dict[tuple[str, int], Done | Rejection],
         orders: dict[str, FactionOrders],
+        moves: list[tuple[OrderRow, int]],
     ) -> None:
         self.campaign = campaign
         self.snapshot = snapshot
@@ -65,6 +66,7 @@ class Reporter:
         self.ledger = ledger
         self.outcomes = outcomes
         self.orders = orders
+        self.moves = moves
 
     # ------------------------------------------------------------ pieces
     def thefts(self) -> list[list[Any]]:
@@ -112,7 +114,9 @@ class Reporter:
             if faction is not None and faction not in fight.key:
                 continue
             for square, value_a, value_b in fight.squares:
-                result = self.square_results.get((square, fight.a, fight.b), self.results[fight.key])
+                result = self.results[fight.key]
+                if self.campaign.parameters["allow_per_square_results"]:
+                    result = self.square_results.get((square, fight.a, fight.b), result)
                 loss_a = dict(self.terms.get((fight.a, square), [])).get(fight.b, 0)
                 loss_b = dict(self.terms.get((fight.b, square), [])).get(fight.a, 0)
                 winner = msg("DRAW") if result.winner == "DRAW" else result.winner
@@ -122,6 +126,15 @@ class Reporter:
                            h(N_("Faction A"), N_("Faction B"), N_("Square"), N_("R of A"), N_("R of B"),
                              N_("Winner"), N_("Destroyed A, %"), N_("Destroyed B, %"), N_("Loss of A"),
                              N_("Loss of B")), rows)
+
+    def moved(self, faction: str | None) -> ReportTable:
+        """The moves carried out (a faction sees its own; the GM sees all)."""
+        rows = [
+            [order.faction, order.square, order.to, amount]
+            for order, amount in sorted(self.moves, key=lambda m: (m[0].faction, m[0].row))
+            if faction is None or order.faction == faction
+        ]
+        return ReportTable("moves", msg("Moves"), h(N_("Faction"), N_("From"), N_("To"), N_("R moved")), rows)
 
     def control(self, faction: str | None) -> ReportTable:
         rows = [
@@ -161,6 +174,7 @@ class Reporter:
     def faction(self, faction: str) -> list[ReportTable]:
         return [
             self.summary(faction),
+            self.moved(faction),
             self.fleets(faction),
             self.battles(faction),
             self.control(faction),
@@ -175,6 +189,7 @@ class Reporter:
                         h(N_("Faction"), N_("Start of turn"), N_("Income"), N_("End of turn")),
                         [[f, self.snapshot.treasury.get(f, 0), self.income_of(f), self.world.treasury.get(f, 0)]
                          for f in sorted(self.campaign.factions)]),
+            self.moved(None),
             self.fleets(None),
             self.battles(None),
             self.control(None),

@@ -26,7 +26,7 @@ from adjudicator.engine.ruleset import (
 from adjudicator.i18n import N_, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.star_sectors import schemas
-from adjudicator.rulesets.star_sectors.orders import build, feasibility, move, research_pay, theft
+from adjudicator.rulesets.star_sectors.orders import build, disband, feasibility, move, research_pay, theft
 from adjudicator.rulesets.star_sectors.orders.common import (
     Context,
     Done,
@@ -40,7 +40,7 @@ from adjudicator.rulesets.star_sectors.reports import Reporter
 from adjudicator.rulesets.star_sectors.state import World, square_id, world_from_tables, world_to_tables
 from adjudicator.sheets import records
 
-PRESTEP = ("BUILD", "FEASIBILITY", "RESEARCH_PAY")
+PRESTEP = ("BUILD", "FEASIBILITY", "RESEARCH_PAY", "DISBAND")
 
 #: The fields each order type needs, by column key.
 REQUIRED = {
@@ -49,6 +49,7 @@ REQUIRED = {
     "FEASIBILITY": ("description",),
     "RESEARCH_PAY": ("project", "amount"),
     "THEFT": ("project", "victim"),
+    "DISBAND": ("square", "amount"),
 }
 
 
@@ -90,9 +91,9 @@ def missing_field(order: OrderRow) -> Rejection | None:
                 key,
                 msg("Fill in {column} or delete the row.", column=msg(column.header)),
             )
-    if order.kind == "MOVE" and order.amount == "ALL":
+    if order.kind in ("MOVE", "DISBAND") and order.amount == "ALL":
         return None
-    if order.kind in ("BUILD", "RESEARCH_PAY", "MOVE") and not isinstance(order.amount, int):
+    if order.kind in ("BUILD", "RESEARCH_PAY", "MOVE", "DISBAND") and not isinstance(order.amount, int):
         return Rejection("E11", msg("Amounts must be positive whole numbers of R."), "amount", None)
     return None
 
@@ -110,6 +111,8 @@ def static_check(snapshot: World, order: OrderRow, params: dict, turn: int, fact
         return feasibility.check(snapshot, order, params)
     if order.kind == "RESEARCH_PAY":
         return research_pay.check(snapshot, order, params)
+    if order.kind == "DISBAND":
+        return disband.check(snapshot, order, params)
     if order.kind == "THEFT":
         if order.victim not in factions or order.victim == order.faction:
             return Rejection(
@@ -148,6 +151,8 @@ def carry_out_faction(
             outcomes[order.row] = feasibility.carry_out(world, order, ctx, requests)
         elif order.kind == "RESEARCH_PAY":
             outcomes[order.row] = research_pay.carry_out(world, order, ctx)
+        elif order.kind == "DISBAND":
+            outcomes[order.row] = disband.carry_out(world, order, ctx)
     thefts = 0
     for order in valid:
         if order.kind == "THEFT":
@@ -181,19 +186,27 @@ class StarSectors(Ruleset):
         """Every row checked against the snapshot, and the faction's own spending simulated, so that a
         player learns before the deadline which rows would be refused (E01–E11, E14, E15)."""
         snapshot = world_from_tables(campaign.tables)
+        world = snapshot.copy()
         ctx = Context(campaign.parameters, campaign.turn, _NullLedger(campaign.turn), set(campaign.factions))
-        outcomes, _, _ = carry_out_faction(snapshot, snapshot.copy(), order_rows(orders), ctx)
+        outcomes, accepted, late_builds = carry_out_faction(snapshot, world, order_rows(orders), ctx)
+        move.apply_all(world, accepted, ctx)
+        for order in late_builds:  # build_timing = AFTER_MOVE: spent after the moves, still from this treasury
+            outcomes[order.row] = build.carry_out(world, order, ctx, "step 1")
         sheet = orders.sheets["orders"]
         for row, outcome in sorted(outcomes.items()):
             if isinstance(outcome, Rejection):
                 problems.add(_problem(outcome, sheet, row))
+            elif outcome.partial:  # E08: a payment capped at what was still due
+                problems.add(Problem("E08", Severity.WARNING, outcome.message, None, file=sheet.file,
+                                     sheet=sheet.sheet, cell=sheet.cell(row, "amount"), row=row))
 
     def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
         """The price of stealing each component seen in battle (what THEFT would cost)."""
         world = world_from_tables(campaign.tables)
         seen = sorted({world.projects[u.project].component for u in world.usages
                        if u.faction != faction and u.project in world.projects})
-        return {"theft_prices": [(c, theft.price(world, c, campaign.parameters)) for c in seen]}
+        paid_now = not campaign.parameters["theft_installments"]  # in instalments nothing is paid when declared
+        return {"theft_prices": [(c, theft.price(world, c, campaign.parameters) if paid_now else 0) for c in seen]}
 
     def template_budget(self, campaign: Campaign, faction: str) -> int | None:
         return world_from_tables(campaign.tables).treasury.get(faction, 0)
@@ -203,6 +216,8 @@ class StarSectors(Ruleset):
         amount = row.get("amount")
         if kind in ("BUILD", "RESEARCH_PAY"):
             return amount if isinstance(amount, int) else 0
+        if kind == "DISBAND":
+            return -amount if isinstance(amount, int) else 0
         if kind == "FEASIBILITY":
             return campaign.parameters["feasibility_fee"]
         if kind == "THEFT":
@@ -299,7 +314,7 @@ class StarSectors(Ruleset):
             closing_balances=_balances(world),
         )
         reporter = Reporter(campaign, snapshot, after_moves, pre_battle, world, fights, results, square_results,
-                            terms, held, turn.ledger, outcomes, turn.orders)
+                            terms, held, turn.ledger, outcomes, turn.orders, moves)
         result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
         result.gm_reports = reporter.gm()
         return result
@@ -336,11 +351,12 @@ class GmInputs:
         self.factions = factions
         self.problems = problems
 
-    def rows(self, key: str) -> list[tuple[int, dict[str, Any]]]:
+    def rows(self, key: str, include_invalid: bool = False) -> list[tuple[int, dict[str, Any]]]:
+        """The rows of a GM sheet; those with a bad cell only when asked (to keep what the GM entered)."""
         sheet = self.sheets.get(key)
         if sheet is None:
             return []
-        return [(n, r) for n, r in records(sheet.frame) if not r.get("_invalid")]
+        return [(n, r) for n, r in records(sheet.frame) if include_invalid or not r.get("_invalid")]
 
     def error(self, code: str, key: str, row: int, column: str, message: Any, hint: Any = None) -> None:
         sheet = self.sheets[key]
@@ -509,7 +525,7 @@ class GmInputs:
         """Every GM sheet, with the rows to fill and whatever the GM has entered so far."""
         battles = []
         entered = {}
-        for _, r in self.rows("battles"):
+        for _, r in self.rows("battles", include_invalid=True):
             a, b = str(r.get("faction_a") or "").upper(), str(r.get("faction_b") or "").upper()
             entered[tuple(sorted((a, b)))] = r if a <= b else {**r, "pct_a": r.get("pct_b"), "pct_b": r.get("pct_a")}
         for fight in fights:
@@ -522,7 +538,7 @@ class GmInputs:
                 "pct_a": old.get("pct_a"),
                 "pct_b": old.get("pct_b"),
             })
-        answered = {str(r.get("project")): r for _, r in self.rows("feasibility")}
+        answered = {str(r.get("project")): r for _, r in self.rows("feasibility", include_invalid=True)}
         feas = [
             {
                 "project": pid,
@@ -536,7 +552,7 @@ class GmInputs:
         out = {"battles": pd.DataFrame(battles, columns=schemas.BATTLES.keys()),
                "feasibility": pd.DataFrame(feas, columns=schemas.FEASIBILITY.keys())}
         for schema in (schemas.SQUARE_RESULTS, schemas.COMPONENTS, schemas.PAYMENTS, schemas.ADJUSTMENTS):
-            kept = [r for _, r in self.rows(schema.key)]
+            kept = [r for _, r in self.rows(schema.key, include_invalid=True)]
             out[schema.key] = pd.DataFrame([{k: r.get(k) for k in schema.keys()} for r in kept],
                                            columns=schema.keys())
         return out

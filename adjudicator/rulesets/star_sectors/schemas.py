@@ -11,6 +11,7 @@ ORDER_TYPES = choices(
     ("FEASIBILITY", N_("FEASIBILITY"), ["осуществимость", "запрос", "viabilidad", "feasibility"]),
     ("RESEARCH_PAY", N_("RESEARCH_PAY"), ["оплата", "оплата исследования", "pagar investigacion", "research pay"]),
     ("THEFT", N_("THEFT"), ["кража", "украсть", "robo", "robar", "theft"]),
+    ("DISBAND", N_("DISBAND"), ["расформировать", "роспуск", "disolver", "disband"]),
 )
 
 ORDERS = TableSchema(
@@ -25,13 +26,16 @@ ORDERS = TableSchema(
             required=True,
             choices=ORDER_TYPES,
             width=16,
-            help=N_("MOVE, BUILD, FEASIBILITY, RESEARCH_PAY or THEFT."),
+            help=N_("MOVE, BUILD, FEASIBILITY, RESEARCH_PAY, THEFT or DISBAND (if the GM allows it)."),
         ),
         Column(
             "square",
             N_("Square"),
             width=10,
-            help=N_("MOVE: the square the fleet leaves. BUILD: the square where R goes into fleet."),
+            help=N_(
+                "MOVE: the square the fleet leaves. BUILD: the square where R goes into fleet. "
+                "DISBAND: the square of the fleet."
+            ),
         ),
         Column("to", N_("To"), width=10, help=N_("MOVE: the neighbouring square the fleet enters.")),
         Column(
@@ -40,7 +44,7 @@ ORDERS = TableSchema(
             Kind.INT_OR_ALL,
             minimum=1,
             width=10,
-            help=N_("R to move, build or pay: a positive whole number (MOVE also takes ALL)."),
+            help=N_("R to move, build, pay or disband: a positive whole number (MOVE and DISBAND also take ALL)."),
         ),
         Column(
             "project",
@@ -68,8 +72,9 @@ ORDERS = TableSchema(
             help=N_("What the order costs, computed by the workbook as you type; the GM's adjudicator recomputes it."),
             formula=(
                 "=IF(OR({is:order:BUILD},{is:order:RESEARCH_PAY}),N({col:amount}),"
+                "IF({is:order:DISBAND},-N({col:amount}),"
                 "IF({is:order:FEASIBILITY},{param:feasibility_fee},"
-                "IF({is:order:THEFT},IFERROR(VLOOKUP({col:project},{lookup:theft_prices},2,0),0),0)))"
+                "IF({is:order:THEFT},IFERROR(VLOOKUP({col:project},{lookup:theft_prices},2,0),0),0))))"
             ),
         ),
     ),

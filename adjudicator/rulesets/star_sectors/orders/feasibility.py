@@ -9,13 +9,7 @@ from adjudicator.rulesets.star_sectors.state import Project, World
 
 
 def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
-    if not order.description.strip():
-        return Rejection(
-            "E14",
-            msg("A FEASIBILITY request needs a description of the component."),
-            "description",
-            msg("Describe the component in general terms, e.g. 'a gun like the ordinary one, only bigger'."),
-        )
+    """Nothing to check against the state: the description is required (C03), its wording is the GM's call."""
     return None
 
 

@@ -101,23 +101,28 @@ def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
 def plan(world: World, orders: list[OrderRow]) -> tuple[dict[int, Done | Rejection], list[tuple[OrderRow, int]]]:
     """Check the amounts of one faction's legal moves (E04) against the fleets after the pre-step.
 
-    Rows from the same square are taken in sheet order; once a row asks for more than is left, it
-    is rejected and the rows after it still get what remains. ``ALL`` takes what remains."""
+    Rows from the same square are taken in sheet order; once they ask for more than the fleet holds,
+    that row and every later row from the same square are rejected (spec E04). ``ALL`` takes what is
+    left."""
     outcomes: dict[int, Done | Rejection] = {}
     accepted: list[tuple[OrderRow, int]] = []
     committed: dict[str, int] = defaultdict(int)
+    wanted: dict[str, int] = defaultdict(int)
+    overdrawn: set[str] = set()
     for order in orders:
         have = world.value(order.faction, order.square)
         left = have - committed[order.square]
         amount = left if order.amount == "ALL" else int(order.amount or 0)
-        if amount <= 0 or amount > left:
+        wanted[order.square] += max(amount, 0)
+        if order.square in overdrawn or amount <= 0 or amount > left:
+            overdrawn.add(order.square)
             outcomes[order.row] = Rejection(
                 "E04",
                 msg(
                     "You have {have}R of fleet in {a}; your orders move {wanted}R.",
                     have=have,
                     a=order.square,
-                    wanted=committed[order.square] + max(amount, 0),
+                    wanted=wanted[order.square],
                 ),
                 "amount",
                 msg("Move at most what you have in {a}.", a=order.square),

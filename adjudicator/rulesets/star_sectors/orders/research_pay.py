@@ -42,7 +42,7 @@ def pay(world: World, faction: str, pid: str, amount: int, ctx: Context, phase: 
     if project.paid >= project.price:
         project.status = "PAID"
         project.available_from = ctx.turn + 1
-    if charge < amount:
+    if charge < amount:  # E08, a warning: the charge is capped at what was still due
         return Done(msg("Only {rem}R was still due; {rem}R charged.", rem=charge), partial=True)
     return Done(msg("{amount}R paid for {project} ({paid} of {price}R).", amount=charge, project=pid,
                     paid=project.paid, price=project.price))

@@ -16,6 +16,6 @@ def controllers(world: World, threshold: int) -> dict[str, str]:
 
 
 def bonus(table: dict[int, int], squares_held: int) -> int:
-    """The bonus of the highest tier reached: with ``{3: 10, 5: 25}``, 4 squares give 10, 5 give 25."""
-    reached = [key for key in table if squares_held >= key]
-    return table[max(reached)] if reached else 0
+    """``income_bonus_table[number of squares controlled]`` (spec §5.4, A1): with ``{3: 10, 5: 25}``,
+    exactly 3 squares give 10 and exactly 5 give 25; a count not in the table gives nothing."""
+    return table.get(squares_held, 0)
