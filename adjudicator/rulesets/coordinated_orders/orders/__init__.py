@@ -1,0 +1,1 @@
+"""One module per sheet of declarations: coordinated orders (the active player) and AROs (the reactive)."""

@@ -1,0 +1,25 @@
+"""What the declaration modules share: a refused cell, and the splitting of a target cell."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adjudicator.i18n import Msg
+from adjudicator.rulesets.coordinated_orders.state import ident
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A declaration error at a cell: ``column`` is the column key of the offending cell in ``row``."""
+
+    code: str
+    message: Msg
+    row: int
+    column: str
+    hint: Msg | None = None
+
+
+def targets_in(text: str | None) -> list[str]:
+    """The targets written in one cell: ``"MZ1"`` → ``["MZ1"]``; ``"MZ1, KN2"`` → two targets."""
+    return [ident(t) for t in re.split(r"[,;/+&]| y | and | и ", str(text or "")) if t.strip()]

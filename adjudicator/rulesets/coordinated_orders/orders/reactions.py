@@ -1,0 +1,116 @@
+"""The ARO sheet of the reactive player: one row per reactive trooper and Coordinated Order.
+
+What can be judged from the reactive player's own workbook (A01 for a blank or double target, A03) is
+reported by ``check``; whether the chosen trooper takes part in the CO (A01) and whether a delayed ARO
+may still be declared (A02) is known only once the active player's orders are read, in ``run``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.i18n import Msg, msg
+from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, targets_in
+from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict, reveals
+from adjudicator.rulesets.coordinated_orders.skills import skill
+from adjudicator.rulesets.coordinated_orders.state import Game, Trooper, ident
+from adjudicator.sheets import records
+
+
+@dataclass
+class Reaction:
+    faction: str
+    row: int
+    co: str
+    ref: str
+    code: str
+    tool: str
+    target_ref: str
+    delayed: bool
+    invalid: bool
+    trooper: Trooper | None = None
+
+    @property
+    def skill_k(self) -> int:
+        """The Skill of the CO it answers: a delayed ARO waits for the second Skill."""
+        return 2 if self.delayed else 1
+
+
+@dataclass
+class Judged:
+    reaction: Reaction
+    accepted: bool
+    participant: str = ""  # the chosen participant's trooper ID
+    code: str = ""
+    reason: Msg | None = None
+
+
+def reactions(faction: str, frame: Any) -> list[Reaction]:
+    out = []
+    for row, r in records(frame):
+        out.append(Reaction(faction, row, ident(r.get("co")), ident(r.get("reactive")), str(r.get("aro") or ""),
+                            str(r.get("tool") or "").strip(), str(r.get("target") or "").strip(),
+                            r.get("delayed") == "YES", bool(r.get("_invalid"))))
+    return out
+
+
+def static_errors(game: Game, rows: list[Reaction]) -> list[Rejection]:
+    """A01 (no target, or several) and A03 (not a reactive trooper of yours, twice, unknown tool)."""
+    errors: list[Rejection] = []
+    seen: set[tuple[str, str]] = set()
+    for r in rows:
+        if r.faction == game.active:
+            errors.append(Rejection("A03", msg("Only the reactive player declares AROs."), r.row, "co"))
+            continue
+        trooper = game.troopers.get(r.ref)
+        trooper = trooper if trooper is not None and trooper.faction == r.faction else None
+        r.trooper = trooper
+        if trooper is None or not trooper.can_act or trooper.deployment == "AIRBORNE_OFF_TABLE":
+            errors.append(Rejection("A03", msg("{id} cannot react: it is not a trooper of yours on the table that "
+                                               "can act.", id=r.ref or "?"), r.row, "reactive"))
+            continue
+        if (r.co, trooper.id) in seen:
+            errors.append(Rejection("A03", msg("{id} already reacts to {co}: one ARO per trooper and Order.",
+                                               id=trooper.id, co=r.co), r.row, "reactive"))
+        seen.add((r.co, trooper.id))
+        if len(targets_in(r.target_ref)) != 1:
+            errors.append(Rejection("A01", msg("Each reactive Trooper must choose exactly one participant of the "
+                                               "Coordinated Order as its target."), r.row, "target"))
+        info = skill(r.code)
+        if r.tool and trooper.tool(r.tool) is None:
+            errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool=r.tool),
+                                    r.row, "tool"))
+        elif info is not None and info.attack and not r.tool:
+            errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool="—"),
+                                    r.row, "tool"))
+    return errors
+
+
+def judge(reaction: Reaction, verdict: Verdict | None) -> Judged:
+    """Whether a (valid) ARO stands against the CO it names (A01, A02, A03 for a delay without a Marker)."""
+    if verdict is None or not verdict.legal:
+        return Judged(reaction, False, code="A00", reason=msg("There is no legal Coordinated Order {co} to react to.",
+                                                              co=reaction.co))
+    before = verdict.consumption.before if verdict.consumption else {}
+    target = ident(reaction.target_ref)
+    chosen = None
+    for e in verdict.declaration.entries:
+        t = e.trooper
+        if t is None:
+            continue
+        if target == t.id or (t.marker and target == t.marker and before.get(t.id) == "CAMO_MARKER"):
+            chosen = e
+    if chosen is None or chosen.trooper is None:
+        return Judged(reaction, False, code="A01", reason=msg(
+            "Each reactive Trooper must choose exactly one participant of the Coordinated Order as its target."))
+    pid = chosen.trooper.id
+    if reaction.delayed:
+        if before.get(pid) != "CAMO_MARKER":
+            return Judged(reaction, False, pid, "A03", msg("Only an ARO against a Camouflaged Marker can be delayed."))
+        second = chosen.skills.get(2)
+        if second is None or not reveals(type(chosen)(chosen.row, chosen.ref, chosen.spearhead, {2: second},
+                                                      chosen.invalid)):
+            return Judged(reaction, False, pid, "A02", msg(
+                "ARO lost: the designated Camouflaged Marker was not revealed by the second Skill."))
+    return Judged(reaction, True, pid)

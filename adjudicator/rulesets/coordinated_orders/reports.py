@@ -1,0 +1,275 @@
+"""The reports of a turn: each player's own roster and what it sees of the enemy, the Coordinated
+Orders with every participant's status, Burst and roll, the AROs, and the dice in roll mode.
+
+A player sees its own illegal declarations (with their codes) but never the enemy's, never an enemy
+trooper in Hidden Deployment or off the table, and a Camouflaged Marker only by its label."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.engine.ruleset import Campaign, ReportTable
+from adjudicator.i18n import Msg, msg
+from adjudicator.rulesets.coordinated_orders import schemas
+from adjudicator.rulesets.coordinated_orders.facts import Fact, FactKey
+from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict
+from adjudicator.rulesets.coordinated_orders.orders.reactions import Judged
+from adjudicator.rulesets.coordinated_orders.phases.plan import (
+    CC_SUPPORT,
+    ENTIRE_ORDER_DONE,
+    EXECUTES,
+    IDLE,
+    AroLine,
+    Line,
+    Plan,
+    rollers,
+)
+from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, surviving
+from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game
+
+STATUS = {
+    EXECUTES: msg("executes"),
+    IDLE: msg("Idle"),
+    CC_SUPPORT: msg("CC support, no roll"),
+    ENTIRE_ORDER_DONE: msg("Entire Order already declared"),
+}
+REASONS = {c.code: c.label for c in schemas.REASONS}
+
+
+def _label(column: Any, code: str) -> Msg | str:
+    for choice in column:
+        if choice.code == code:
+            return msg(choice.label)
+    return code
+
+
+def skill_label(code: str) -> Msg | str:
+    return _label(schemas.SKILLS, code)
+
+
+def status_text(line: Line | AroLine) -> Msg:
+    base = STATUS.get(line.status, msg("executes"))
+    if line.status == IDLE:
+        if line.reason == "DECLARED":
+            return msg("Idle (declared)")
+        return msg("Idle: {reason}", reason=msg(REASONS.get(line.reason, "Other requirement")))
+    if line.status == CC_SUPPORT and line.reason == "SPEARHEAD_IDLE":
+        return msg("CC support, no effect: the Spearhead is Idle")
+    return base
+
+
+def roll_text(line: Line | AroLine) -> Msg | str:
+    if line.roll_type == "F2F":
+        return msg("Face-to-Face against {who}", who=", ".join(line.opponents))
+    if line.roll_type == "NORMAL":
+        return msg("Normal Roll")
+    return ""
+
+
+def line_summary(line: Line) -> str:
+    """A one-line English-free summary for the Outcome column: codes and numbers only."""
+    parts = [f"S{line.k} {line.skill}"]
+    if line.tool:
+        parts.append(line.tool)
+    if line.target:
+        parts.append(f"→ {line.target}")
+    parts.append(line.status + (f"({line.reason})" if line.reason else ""))
+    if line.b_eff is not None and line.status == "EXECUTES":
+        parts.append(f"B{line.b_eff}")
+    if line.roll_type:
+        parts.append(line.roll_type + (f" vs {', '.join(line.opponents)}" if line.opponents else ""))
+    return " ".join(parts)
+
+
+def _dice_text(dice: list[Die]) -> str:
+    return " ".join(f"{d.face}{'!' if d.critical else '' if d.success else '✗'}" for d in dice)
+
+
+class Reporter:
+    def __init__(self, campaign: Campaign, start: Game, end: Game, verdicts: list[Verdict], judged: list[Judged],
+                 plans: dict[str, Plan], dice: dict[str, list[Die]], facts: dict[FactKey, Fact]) -> None:
+        self.campaign = campaign
+        self.start = start
+        self.end = end
+        self.verdicts = verdicts
+        self.judged = judged
+        self.plans = plans
+        self.dice = dice
+        self.facts = facts
+
+    # ------------------------------------------------------------ visibility
+    def _name(self, trooper: str, reader: str | None) -> str:
+        """A trooper as ``reader`` knows it (None: the GM, who knows everything)."""
+        t = self.end.troopers.get(trooper)
+        if t is None or reader is None or t.faction == reader:
+            return trooper
+        return t.public_name()
+
+    def _visible(self, v: Verdict, reader: str | None) -> bool:
+        return reader is None or v.declaration.faction == reader or v.legal
+
+    # ---------------------------------------------------------------- tables
+    def orders_table(self, reader: str | None) -> ReportTable:
+        rows = []
+        for v in self.verdicts:
+            if not self._visible(v, reader):
+                continue
+            dec = v.declaration
+            head = dec.spearhead()
+            used = v.consumption
+            forfeits = ", ".join(f"{self._name(t, reader)} ({k})" for t, k in used.forfeits) if used else ""
+            rows.append([
+                dec.co, dec.faction, msg("YES") if v.legal else msg("NO"),
+                self._name(head.trooper.id, reader) if head and head.trooper else (head.ref if head else ""),
+                used.tokens if used else 0,
+                f"{used.orders} (CG {used.combat_group})" if used else 0,
+                forfeits,
+                msg("YES") if v.legal else "",
+                ", ".join(sorted({e.code for e in v.errors})),
+            ])
+        return ReportTable("orders", msg("Coordinated Orders"), [
+            msg("CO"), msg("Faction"), msg("Legal"), msg("Spearhead"), msg("Command Tokens spent"),
+            msg("Regular Orders spent"), msg("Own Orders forfeited"), msg("Spearhead token removed"),
+            msg("Errors")], rows)
+
+    def lines_table(self, reader: str | None) -> ReportTable:
+        rows = []
+        for co, p in self.plans.items():
+            for line in sorted(p.lines, key=lambda x: (x.k, x.trooper)):
+                rows.append([
+                    co, line.k, self._name(line.trooper, reader), msg("YES") if line.spearhead else "",
+                    skill_label(line.skill), line.tool, line.target, status_text(line),
+                    line.b_base if line.b_base is not None else "", line.bonuses or "",
+                    line.b_eff if line.b_eff is not None else "", line.cc_bonus or "", roll_text(line),
+                    line.value if line.value is not None and line.roll_type else "",
+                ])
+        return ReportTable("participants", msg("Participants and Skills"), [
+            msg("CO"), msg("Skill"), msg("Trooper"), msg("Spearhead"), msg("Declared"), msg("Weapon or Equipment"),
+            msg("Target"), msg("Status"), msg("Burst"), msg("Burst bonus"), msg("Effective Burst"),
+            msg("Contact bonus"), msg("Roll"), msg("Value needed")], rows)
+
+    def aros_table(self, reader: str | None) -> ReportTable:
+        rows = []
+        for j in self.judged:
+            r = j.reaction
+            if reader is not None and r.faction != reader and not j.accepted:
+                continue
+            aro = None
+            if j.accepted and r.co in self.plans:
+                aro = next((a for a in self.plans[r.co].aros if r.trooper and a.trooper == r.trooper.id), None)
+            rows.append([
+                r.co, self._name(r.trooper.id if r.trooper else r.ref, reader), skill_label(r.code), r.tool,
+                self._name(j.participant, reader) if j.participant else r.target_ref,
+                msg("YES") if r.delayed else "",
+                msg("accepted") if j.accepted else msg("lost ({code})", code=j.code),
+                status_text(aro) if aro else (j.reason or ""),
+                roll_text(aro) if aro else "",
+            ])
+        return ReportTable("aros", msg("AROs"), [
+            msg("CO"), msg("Reactive trooper"), msg("ARO"), msg("Weapon or Equipment"), msg("Chosen participant"),
+            msg("Delayed"), msg("Verdict"), msg("Status"), msg("Roll")], rows)
+
+    def rolls_table(self, reader: str | None) -> ReportTable:
+        rows = []
+        for co, p in self.plans.items():
+            by_id: dict[str, Line | AroLine] = {x.trooper: x for x in p.aros}
+            by_id.update({x.trooper: x for x in p.lines if x.roll_type})
+            for x in rollers(p):
+                mine = self.dice.get(x.purpose)
+                if mine is None:
+                    continue
+                k = x.k if isinstance(x, Line) else x.judged.reaction.skill_k
+                opponents = x.opponents or [""]
+                for other in opponents:
+                    theirs = self.dice.get(by_id[other].purpose) if other in by_id else None
+                    kept = surviving(mine, theirs if other else None)
+                    rows.append([
+                        co, k, self._name(x.trooper, reader), msg("ARO") if isinstance(x, AroLine) else "",
+                        msg("Face-to-Face") if other else msg("Normal"), self._name(other, reader) if other else "",
+                        x.b_eff, x.value, _dice_text(mine), len(kept), sum(1 for d in kept if d.critical),
+                        msg("succeeds") if kept else msg("fails"),
+                    ])
+        return ReportTable("rolls", msg("Rolls"), [
+            msg("CO"), msg("Skill"), msg("Roller"), msg("ARO"), msg("Roll"), msg("Against"), msg("Burst"),
+            msg("Value needed"), msg("Dice"), msg("Successes"), msg("Criticals"), msg("Result")], rows)
+
+    def common_table(self) -> ReportTable:
+        rows = []
+        for co, p in self.plans.items():
+            for k, lines in p.common.items():
+                rolled = [self.dice.get(x.purpose) for x in lines]
+                if all(r is not None for r in rolled):
+                    ok = any(any(d.success for d in r) for r in rolled if r)
+                    verdict: Msg = msg("succeeds") if ok else msg("fails")
+                else:
+                    verdict = msg("succeeds if any of the {n} rolls succeeds", n=len(lines))
+                rows.append([co, k, skill_label(lines[0].skill), lines[0].target, len(lines), verdict])
+        return ReportTable("common", msg("Success + Failure"), [
+            msg("CO"), msg("Skill"), msg("Declared"), msg("Target"), msg("Rolls"), msg("Result")], rows)
+
+    def roster_table(self, faction: str) -> ReportTable:
+        rows = []
+        for t in self.end.roster(faction):
+            tools = "; ".join(f"{x.name} B{x.burst}" + (f"+{x.bonus}" if x.bonus else "") for x in t.tools.values())
+            rows.append([t.id, t.unit, t.combat_group, _label(schemas.TRAININGS, t.training), t.fireteam,
+                         _label(schemas.LINKS, t.link) if t.link != "NONE" else "",
+                         _label(schemas.DEPLOYMENTS, t.deployment), t.marker,
+                         msg("YES") if t.super_jump else "", msg("NO") if not t.can_act else "",
+                         t.own_orders if t.training == "IRREGULAR" else "",
+                         t.attributes["BS"], t.attributes["CC"], t.attributes["PH"], t.attributes["WIP"], tools])
+        return ReportTable("roster", msg("Your roster"), [
+            msg("Trooper"), msg("Unit"), msg("Combat Group"), msg("Training"), msg("Fireteam"),
+            msg("Peripheral or Controller"), msg("Deployment"), msg("Marker"), msg("Super-Jump"),
+            msg("Can receive Orders"), msg("Own Irregular Orders"), msg("BS"), msg("CC"), msg("PH"), msg("WIP"),
+            msg("Weapons and Equipment")], rows)
+
+    def enemy_table(self, faction: str) -> ReportTable:
+        rows = []
+        for t in sorted(self.end.troopers.values(), key=lambda x: x.public_name()):
+            if t.faction == faction or t.deployment in HIDDEN:
+                continue
+            if t.deployment == "CAMO_MARKER":
+                rows.append([t.public_name(), t.faction, msg("Camouflaged Marker"), "", "", "", "", "", ""])
+                continue
+            tools = "; ".join(f"{x.name} B{x.burst}" + (f"+{x.bonus}" if x.bonus else "") for x in t.tools.values())
+            rows.append([t.id, t.faction, t.unit, t.attributes["BS"], t.attributes["CC"], t.attributes["PH"],
+                         t.attributes["WIP"], _label(schemas.TRAININGS, t.training), tools])
+        return ReportTable("enemy", msg("Enemy troopers in sight"), [
+            msg("Trooper"), msg("Faction"), msg("Unit"), msg("BS"), msg("CC"), msg("PH"), msg("WIP"),
+            msg("Training"), msg("Weapons and Equipment")], rows)
+
+    def resources_table(self, faction: str | None) -> ReportTable:
+        rows = []
+        for f in sorted(self.end.tokens):
+            if faction is not None and f != faction:
+                continue
+            rows.append([f, msg("Command Tokens"), self.start.tokens.get(f, 0), self.end.tokens.get(f, 0)])
+            for (g_f, g), n in sorted(self.end.orders.items()):
+                if g_f == f:
+                    rows.append([f, msg("Regular Orders of Combat Group {n}", n=g),
+                                 self.start.orders.get((g_f, g), 0), n])
+        return ReportTable("resources", msg("Command Tokens and Orders"), [
+            msg("Faction"), msg("Resource"), msg("Start of turn"), msg("End of turn")], rows)
+
+    def facts_table(self) -> ReportTable:
+        rows = [[co, k, t, msg("YES") if f.met else msg("NO"), msg(REASONS[f.reason]) if f.reason in REASONS else "",
+                 f.mod, f.raw_contact] for (co, k, t), f in sorted(self.facts.items())]
+        return ReportTable("facts", msg("Table facts"), [
+            msg("CO"), msg("Skill"), msg("Trooper"), msg("Requirements met"), msg("Reason"), msg("MOD"),
+            msg("Allies in contact")], rows)
+
+    # --------------------------------------------------------------- reports
+    def faction(self, faction: str) -> list[ReportTable]:
+        tables = [self.orders_table(faction), self.lines_table(faction), self.aros_table(faction)]
+        if self.campaign.parameters["core_roll_module"]:
+            tables.append(self.rolls_table(faction))
+        tables += [self.common_table(), self.resources_table(faction), self.roster_table(faction),
+                   self.enemy_table(faction)]
+        return tables
+
+    def gm(self) -> list[ReportTable]:
+        tables = [self.orders_table(None), self.lines_table(None), self.aros_table(None)]
+        if self.campaign.parameters["core_roll_module"]:
+            tables.append(self.rolls_table(None))
+        tables += [self.common_table(), self.resources_table(None), self.facts_table()]
+        return tables

@@ -1,0 +1,226 @@
+"""Coordinated Orders as a ruleset of the engine (spec §4).
+
+A turn of the campaign is one Player Turn's batch of Coordinated Orders: the active player's order
+sheet declares them, the reactive player's sheet declares the AROs, and the GM's fact sheet says
+what the table measured. Each legal CO spends its Command Token and Regular Order (and forfeited own
+Orders), and gets its statuses, Bursts and roll plan; in roll mode the d20s are rolled as well.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from adjudicator.engine.ruleset import (
+    Campaign,
+    FactionOrders,
+    OrderOutcome,
+    Ruleset,
+    SheetRows,
+    Status,
+    TurnInput,
+    TurnResult,
+)
+from adjudicator.i18n import N_, msg
+from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.rulesets.coordinated_orders import schemas
+from adjudicator.rulesets.coordinated_orders.facts import (
+    FactKey,
+    missing,
+    read_facts,
+    request_frame,
+    unknown_rows,
+)
+from adjudicator.rulesets.coordinated_orders.orders import coordinated, reactions
+from adjudicator.rulesets.coordinated_orders.orders.common import Rejection
+from adjudicator.rulesets.coordinated_orders.phases.plan import Plan, needed_facts, plan, rollers
+from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, judge_dice
+from adjudicator.rulesets.coordinated_orders.reports import Reporter, line_summary
+from adjudicator.rulesets.coordinated_orders.state import Game, game_from_tables, game_to_tables
+
+PHASE = N_("Orders Phase")
+
+
+def _problem(rejection: Rejection, sheet: SheetRows) -> Problem:
+    return Problem(rejection.code, Severity.ERROR, rejection.message, rejection.hint, file=sheet.file,
+                   sheet=sheet.sheet, cell=sheet.cell(rejection.row, rejection.column), row=rejection.row)
+
+
+def _rows(orders: FactionOrders | None, key: str) -> Any:
+    if orders is None or key not in orders.sheets:
+        return None
+    return orders.sheets[key].frame
+
+
+class CoordinatedOrders(Ruleset):
+    name = "coordinated_orders"
+    aliases = ("coordinated-orders", "orden_coordinada", "ordenes_coordinadas", "coordinated")
+    title = N_("Coordinated Orders")
+    default_language = "es"
+    data_package = "adjudicator.rulesets.coordinated_orders"
+    faction_columns = (schemas.COMMAND_TOKENS,)
+    state_schemas = (schemas.PLAYER_TURN, schemas.COMBAT_GROUPS, schemas.TROOPERS, schemas.TOOLS)
+    order_schemas = (schemas.ORDERS, schemas.REACTIONS)
+    gm_input_schemas = (schemas.FACTS,)
+
+    # ----------------------------------------------------------------- check
+    def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
+        """V01–V19 at their cells, with tokens and Orders spent in row order; A01 and A03 of the AROs."""
+        game = game_from_tables(campaign.tables)
+        sheet = orders.sheets.get("orders")
+        if sheet is not None and len(sheet.frame):
+            decs = coordinated.declarations(faction, sheet.frame)
+            for verdict in coordinated.sequence(game.copy(), faction, decs, campaign.parameters):
+                for error in verdict.errors:
+                    problems.add(_problem(error, sheet))
+        sheet = orders.sheets.get("reactions")
+        if sheet is not None and len(sheet.frame):
+            rows = [r for r in reactions.reactions(faction, sheet.frame) if not r.invalid]
+            for error in reactions.static_errors(game, rows):
+                problems.add(_problem(error, sheet))
+
+    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+        """Own troopers and tools; enemy troopers and Markers the faction can see (never hidden ones)."""
+        game = game_from_tables(campaign.tables)
+        own = game.roster(faction)
+        seen = sorted({t.public_name() for t in game.troopers.values()
+                       if t.faction != faction and t.deployment not in ("HIDDEN_DEPLOYMENT", "AIRBORNE_OFF_TABLE")})
+        tools = sorted({tool.name for t in own for tool in t.tools.values()})
+        ids = [t.id for t in own]
+        return {"trooper": ids, "reactive": ids, "target1": seen, "target2": seen, "target": seen,
+                "tool1": tools, "tool2": tools, "tool": tools}
+
+    # --------------------------------------------------------------- resolve
+    def resolve(self, turn: TurnInput) -> TurnResult:
+        campaign = turn.campaign
+        params = campaign.parameters
+        start = game_from_tables(campaign.tables)
+        game = start.copy()
+        verdicts: list[coordinated.Verdict] = []
+        for faction in sorted(campaign.factions):
+            frame = _rows(turn.orders.get(faction), "orders")
+            if frame is not None and len(frame):
+                verdicts += coordinated.sequence(game, faction, coordinated.declarations(faction, frame), params)
+        legal = {v.declaration.co: v for v in verdicts if v.legal and v.declaration.faction == start.active}
+        judged: list[reactions.Judged] = []
+        for faction in sorted(campaign.factions):
+            frame = _rows(turn.orders.get(faction), "reactions")
+            if frame is None:
+                continue
+            rows = [r for r in reactions.reactions(faction, frame) if not r.invalid]
+            reactions.static_errors(start, rows)  # binds each row to its trooper
+            judged += [reactions.judge(r, legal.get(r.co)) for r in rows]
+
+        facts_sheet = (turn.gm_input or {}).get("facts")
+        facts = read_facts(facts_sheet)
+        needed = [n for v in legal.values()
+                  for n in needed_facts(v, [j for j in judged if j.reaction.co == v.declaration.co])]
+        wanted: set[FactKey] = {n.key for n in needed}
+        unknown_rows(facts_sheet, wanted, facts, turn.gm_input_file, turn.problems)
+        self._check_contacts(needed, facts, game, legal, facts_sheet, turn)
+        if missing(needed, facts) or turn.problems.has_errors():
+            return TurnResult(gm_requests={"facts": pd.DataFrame(request_frame(needed, facts),
+                                                                 columns=schemas.FACTS.keys())})
+
+        plans = {co: plan(game, v, [j for j in judged if j.reaction.co == co], facts, params)
+                 for co, v in legal.items()}
+        dice: dict[str, list[Die]] = {}
+        if params["core_roll_module"]:
+            for co in sorted(plans):
+                for x in rollers(plans[co]):
+                    if x.b_eff:
+                        faces = turn.dice.roll(x.purpose, params["die"], x.b_eff).values
+                        dice[x.purpose] = judge_dice(faces, x.value or 0, params["die"])
+
+        opening, closing = self._ledger(start, game, verdicts, turn)
+        result = TurnResult(tables=game_to_tables(game, campaign.tables), opening_balances=opening,
+                            closing_balances=closing)
+        result.outcomes = self._outcomes(verdicts, judged, plans)
+        reporter = Reporter(campaign, start, game, verdicts, judged, plans, dice, facts)
+        result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
+        result.gm_reports = reporter.gm()
+        return result
+
+    def _check_contacts(self, needed: list[Any], facts: dict[FactKey, Any], game: Game,
+                        legal: dict[str, coordinated.Verdict], sheet: SheetRows | None, turn: TurnInput) -> None:
+        """Allies in contact must be troopers of the active player (E21)."""
+        for n in needed:
+            fact = facts.get(n.key)
+            if fact is None or not fact.contact or sheet is None:
+                continue
+            faction = legal[n.key[0]].declaration.faction
+            for ref in fact.contact:
+                if game.find(faction, ref) is None:
+                    turn.problems.add(Problem(
+                        "E21", Severity.ERROR,
+                        msg("{id} is not a trooper of {faction}: only allies count for the CC bonus.", id=ref,
+                            faction=faction),
+                        msg("List the IDs of allied troopers in Silhouette contact with the target."),
+                        file=turn.gm_input_file, sheet=sheet.sheet, cell=sheet.cell(fact.row, "contact"),
+                        row=fact.row))
+
+    def _ledger(self, start: Game, end: Game, verdicts: list[coordinated.Verdict],
+                turn: TurnInput) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
+        def accounts(game: Game) -> dict[tuple[str, str], int]:
+            out = {(f, "command_tokens"): n for f, n in game.tokens.items()}
+            out.update({(f, f"regular_orders@CG{g}"): n for (f, g), n in game.orders.items()})
+            out.update({(t.faction, f"own_order@{t.id}"): t.own_orders for t in game.troopers.values()
+                        if t.training == "IRREGULAR"})
+            return out
+
+        running = accounts(start)
+        for v in verdicts:
+            used = v.consumption
+            if used is None:
+                continue
+            dec = v.declaration
+            f = dec.faction
+            ref = f"{f}:{dec.co}"
+            changes: list[tuple[str, int, Any]] = [
+                ("command_tokens", -used.tokens, msg("Coordinated Order {co}: Command Token spent.", co=dec.co)),
+                (f"regular_orders@CG{used.combat_group}", -used.orders,
+                 msg("Coordinated Order {co}: Regular Order spent.", co=dec.co)),
+            ]
+            for trooper, kind in used.forfeits:
+                account = f"regular_orders@CG{used.combat_group}" if kind == "REGULAR" else f"own_order@{trooper}"
+                changes.append((account, -1, msg("Coordinated Order {co}: {id} loses its own Order.", co=dec.co,
+                                                 id=trooper)))
+            for account, change, cause in changes:
+                running[(f, account)] = running.get((f, account), 0) + change
+                turn.ledger.post(PHASE, f, account, change, running[(f, account)], cause, ref)
+        return accounts(start), accounts(end)
+
+    def _outcomes(self, verdicts: list[coordinated.Verdict], judged: list[reactions.Judged],
+                  plans: dict[str, Plan]) -> list[OrderOutcome]:
+        out = []
+        for v in verdicts:
+            dec = v.declaration
+            if not v.legal:
+                codes = ", ".join(sorted({e.code for e in v.errors})) or "C"
+                for e in dec.entries:
+                    out.append(OrderOutcome(dec.faction, "orders", e.row, Status.REJECTED, msg(
+                        "Coordinated Order {co} is illegal ({codes}) and consumes nothing.", co=dec.co, codes=codes)
+                        if v.consumption is None or not (v.consumption.tokens or v.consumption.orders) else msg(
+                        "Coordinated Order {co} is illegal ({codes}): its Command Token and Regular Order are "
+                        "spent and every participant is Idle.", co=dec.co, codes=codes)))
+                continue
+            p = plans[dec.co]
+            for e in dec.entries:
+                mine = [line for line in p.lines if e.trooper is not None and line.trooper == e.trooper.id]
+                out.append(OrderOutcome(dec.faction, "orders", e.row, Status.DONE,
+                                        msg("{co}: {summary}", co=dec.co,
+                                            summary="; ".join(line_summary(x) for x in mine) if mine else "—")))
+        for j in judged:
+            r = j.reaction
+            if j.accepted:
+                p = plans.get(r.co)
+                aro = next((a for a in p.aros if a.trooper == j.reaction.trooper.id), None) if p else None  # type: ignore[union-attr]
+                roll = (msg("Face-to-Face against {who}", who=", ".join(aro.opponents)) if aro and aro.opponents
+                        else msg("Normal Roll") if aro and aro.roll_type else msg("no roll"))
+                out.append(OrderOutcome(r.faction, "reactions", r.row, Status.DONE,
+                                        msg("ARO against {id}: {roll}.", id=r.target_ref.upper(), roll=roll)))
+            else:
+                out.append(OrderOutcome(r.faction, "reactions", r.row, Status.REJECTED,
+                                        msg("{code}: {reason}", code=j.code, reason=j.reason or "")))
+        return out

@@ -1,0 +1,38 @@
+"""The Skills of an order, as data (``skills.toml``): form, target, roll, attack, reveals…"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Skill:
+    code: str
+    family: str
+    form: str
+    target: bool = False
+    roll: bool = False
+    attack: str = ""
+    attribute: str = ""
+    facts: bool = False
+    reveals: bool = False
+    compare_tool: str = ""
+    common: bool = False
+    super_jump: bool = False
+
+    @property
+    def entire_order(self) -> bool:
+        return self.form == "ENTIRE_ORDER"
+
+
+@cache
+def skills() -> dict[str, Skill]:
+    text = (resources.files("adjudicator.rulesets.coordinated_orders") / "skills.toml").read_text(encoding="utf-8")
+    return {code: Skill(code, **spec) for code, spec in tomllib.loads(text).items()}
+
+
+def skill(code: str | None) -> Skill | None:
+    return skills().get(code or "")

@@ -1,0 +1,234 @@
+"""The galaxy between turns, as plain values: systems, planets, units, races, unit statistics."""
+
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import pandas as pd
+
+SHIP_CLASSES = ("ship", "fighter")
+TECHS = ("ASSAULT_CANNON", "ANTIGRAVITON")
+TECH_WORDS = {
+    "ASSAULT_CANNON": ("assault cannon", "assault_cannon", "штурмовое орудие", "cañon de asalto", "canon de asalto"),
+    "ANTIGRAVITON": ("antigraviton", "антигравитон", "antigravitón"),
+}
+
+
+def sid(value: Any) -> str:
+    """System, planet and unit IDs are the GM's; they are compared without case or surrounding spaces."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip().upper()
+
+
+def split_list(text: Any) -> list[str]:
+    return [sid(p) for p in re.split(r"[,;\s]+", str(text or "")) if p.strip()]
+
+
+@dataclass(frozen=True)
+class UnitStats:
+    type: str
+    cls: str
+    combat: int
+    move: int
+    capacity: int
+    enabled: bool
+
+    @property
+    def is_ship(self) -> bool:
+        return self.cls in SHIP_CLASSES
+
+
+def default_stats() -> dict[str, UnitStats]:
+    text = (resources.files("adjudicator.rulesets.galactic_war") / "units.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    return {k: UnitStats(k, v["class"], int(v["combat"]), int(v["move"]), int(v["capacity"]), bool(v["enabled"]))
+            for k, v in data.items()}
+
+
+@dataclass(frozen=True)
+class System:
+    id: str
+    neighbours: frozenset[str]
+    wormhole: str = "NONE"
+
+
+@dataclass
+class Planet:
+    id: str
+    system: str
+    resources: int
+    owner: str = ""
+    dock: bool = False
+    dock_built: int | None = None
+
+
+@dataclass
+class Unit:
+    id: str
+    race: str
+    type: str
+    system: str
+    planet: str = ""
+    aboard: str = ""
+
+
+@dataclass
+class World:
+    systems: dict[str, System]
+    planets: dict[str, Planet]
+    units: dict[str, Unit]
+    credits: dict[str, int]
+    techs: dict[str, set[str]]
+    stats: dict[str, UnitStats]
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> World:
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ map
+    def neighbours(self, system: str, wormholes: bool) -> set[str]:
+        here = self.systems[system]
+        out = set(here.neighbours)
+        if wormholes and here.wormhole != "NONE":
+            out |= {s.id for s in self.systems.values() if s.wormhole == here.wormhole and s.id != system}
+        return out
+
+    def adjacent(self, a: str, b: str, wormholes: bool) -> bool:
+        return b in self.neighbours(a, wormholes)
+
+    def planets_in(self, system: str) -> list[Planet]:
+        return sorted((p for p in self.planets.values() if p.system == system), key=lambda p: p.id)
+
+    # ---------------------------------------------------------------- units
+    def stat(self, unit_type: str) -> UnitStats:
+        return self.stats[unit_type]
+
+    def capacity(self, unit_type: str) -> int:
+        if unit_type == "TRANSPORT":
+            return int(self.params.get("transport_capacity", self.stats["TRANSPORT"].capacity))
+        return self.stats[unit_type].capacity
+
+    def in_system(self, system: str) -> list[Unit]:
+        return sorted((u for u in self.units.values() if u.system == system), key=lambda u: u.id)
+
+    def ships(self, system: str, race: str | None = None) -> list[Unit]:
+        """Space units (ships and Fighters, aboard or not) in ``system``."""
+        return [u for u in self.in_system(system) if self.stat(u.type).is_ship and not u.planet
+                and (race is None or u.race == race)]
+
+    def races_with_ships(self, system: str) -> set[str]:
+        return {u.race for u in self.ships(system)}
+
+    def cargo(self, transport: str) -> list[Unit]:
+        return sorted((u for u in self.units.values() if u.aboard == transport), key=lambda u: u.id)
+
+    def count(self, race: str, unit_type: str, system: str) -> int:
+        return sum(1 for u in self.units.values() if u.race == race and u.type == unit_type and u.system == system)
+
+    def has_tech(self, race: str, tech: str) -> bool:
+        return tech in self.techs.get(race, set())
+
+    def owns_planet_in(self, race: str, system: str) -> bool:
+        return any(p.owner == race for p in self.planets_in(system))
+
+    def next_id(self, race: str, unit_type: str) -> str:
+        prefix = f"{race}-{ABBREVIATIONS.get(unit_type, unit_type[:2])}"
+        used = [int(u.id[len(prefix):]) for u in self.units.values()
+                if u.id.startswith(prefix) and u.id[len(prefix):].isdigit()]
+        return f"{prefix}{max(used, default=0) + 1}"
+
+
+ABBREVIATIONS = {"CRUISER": "CR", "TRANSPORT": "TR", "DREADNOUGHT": "DN", "FIGHTER": "FT", "GF": "GF", "PDS": "PDS",
+                 "DESTROYER": "DS", "WAR_SUN": "WS"}
+
+
+def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
+    if frame is None or frame.empty:
+        return []
+    return [{k: (None if v is None or (isinstance(v, float) and pd.isna(v)) else v) for k, v in row.items()}
+            for row in frame.to_dict("records")]
+
+
+def parse_techs(text: Any) -> set[str]:
+    from adjudicator.i18n import fold
+
+    found = set()
+    for part in re.split(r"[,;]+", str(text or "")):
+        word = fold(part)
+        for tech, words in TECH_WORDS.items():
+            if word and (word == fold(tech) or word in {fold(w) for w in words}):
+                found.add(tech)
+    return found
+
+
+def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -> World:
+    from adjudicator.rulesets.galactic_war.schemas import UNIT_STATS
+
+    systems: dict[str, System] = {}
+    links: dict[str, set[str]] = {}
+    for row in _rows(tables.get("systems")):
+        s = sid(row["system"])
+        links.setdefault(s, set()).update(split_list(row.get("neighbours")))
+        systems[s] = System(s, frozenset(), str(row.get("wormhole") or "NONE"))
+    for s, others in list(links.items()):  # adjacency is symmetric
+        for o in others:
+            if o in systems:
+                links.setdefault(o, set()).add(s)
+    systems = {s: System(s, frozenset(o for o in links.get(s, set()) if o in systems and o != s), v.wormhole)
+               for s, v in systems.items()}
+    planets = {}
+    for row in _rows(tables.get("planets")):
+        p = sid(row["planet"])
+        planets[p] = Planet(p, sid(row["system"]), int(row.get("resources") or 0), sid(row.get("owner")),
+                            row.get("dock") == "Y", int(row["dock_built"]) if row.get("dock_built") else None)
+    units = {}
+    for row in _rows(tables.get("units")):
+        u = sid(row["id"])
+        units[u] = Unit(u, sid(row["race"]), str(row["type"]), sid(row["system"]), sid(row.get("planet")),
+                        sid(row.get("aboard")))
+    credits = {sid(r["id"]): int(r.get("credits") or 0) for r in _rows(tables.get("factions"))}
+    techs = {sid(r["id"]): parse_techs(r.get("techs")) for r in _rows(tables.get("factions"))}
+    stats = default_stats()
+    known = {c.code for c in UNIT_STATS.column("type").choices}
+    for row in _rows(tables.get("unit_types")):
+        kind = str(row.get("type") or "")
+        if kind not in known or kind not in stats:
+            continue
+        base = stats[kind]
+        stats[kind] = UnitStats(
+            kind, base.cls,
+            int(row["combat"]) if row.get("combat") is not None else base.combat,
+            int(row["move"]) if row.get("move") is not None else base.move,
+            int(row["capacity"]) if row.get("capacity") is not None else base.capacity,
+            (row.get("enabled") == "Y") if row.get("enabled") else base.enabled,
+        )
+    return World(systems, planets, units, credits, techs, stats, dict(params))
+
+
+def world_to_tables(world: World, factions: pd.DataFrame, unit_types: pd.DataFrame | None,
+                    systems: pd.DataFrame | None) -> dict[str, pd.DataFrame]:
+    factions = factions.copy()
+    factions["credits"] = [world.credits.get(sid(f), 0) for f in factions["id"]]
+    planets = pd.DataFrame(
+        [{"planet": p.id, "system": p.system, "resources": p.resources, "owner": p.owner or None,
+          "dock": "Y" if p.dock else None, "dock_built": p.dock_built if p.dock else None}
+         for p in sorted(world.planets.values(), key=lambda p: p.id)],
+        columns=["planet", "system", "resources", "owner", "dock", "dock_built"])
+    units = pd.DataFrame(
+        [{"id": u.id, "race": u.race, "type": u.type, "system": u.system, "planet": u.planet or None,
+          "aboard": u.aboard or None} for u in sorted(world.units.values(), key=lambda u: (u.race, u.id))],
+        columns=["id", "race", "type", "system", "planet", "aboard"])
+    out = {"factions": factions, "planets": planets, "units": units}
+    if systems is not None:
+        out["systems"] = systems
+    if unit_types is not None:
+        out["unit_types"] = unit_types
+    return out

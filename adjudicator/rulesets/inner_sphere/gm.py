@@ -1,0 +1,128 @@
+"""The GM's input of a turn (all optional): damage from combat, technology sales, treasury corrections.
+
+Each row is checked; a wrong row is reported at its cell and the turn waits for the GM to correct it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from adjudicator.engine.ruleset import SheetRows
+from adjudicator.i18n import msg
+from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.rulesets.inner_sphere import schemas
+from adjudicator.rulesets.inner_sphere.orders.common import GM, Context, money, post
+from adjudicator.rulesets.inner_sphere.orders.research import line_label
+from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
+from adjudicator.rulesets.inner_sphere.state import Sale, World, hex_id, key, to_cents
+from adjudicator.sheets import records
+
+
+class GmInputs:
+    def __init__(self, sheets: dict[str, SheetRows], file: str, factions: set[str], problems: ProblemList) -> None:
+        self.sheets = sheets
+        self.file = file
+        self.factions = factions
+        self.problems = problems
+
+    def rows(self, name: str) -> list[tuple[int, dict[str, Any]]]:
+        sheet = self.sheets.get(name)
+        if sheet is None:
+            return []
+        return [(n, r) for n, r in records(sheet.frame) if not r.get("_invalid")]
+
+    def error(self, name: str, row: int, column: str, message: Any, hint: Any = None) -> None:
+        sheet = self.sheets[name]
+        self.problems.add(Problem("E-GM", Severity.ERROR, message, hint, file=self.file, sheet=sheet.sheet,
+                                  cell=sheet.cell(row, column), row=row))
+
+    def apply(self, world: World, ctx: Context) -> list[Event]:
+        return self.damage(world) + self.sales(world, ctx) + self.adjustments(world, ctx)
+
+    def damage(self, world: World) -> list[Event]:
+        events = []
+        for row, r in self.rows("damage"):
+            target, result = key(r.get("target")), r.get("result")
+            if target in world.regiments:
+                regiment = world.regiments[target]
+                if result == "DESTROYED":
+                    del world.regiments[target]
+                    events.append(Event(regiment.owner, msg("Regiment {regiment} was destroyed.",
+                                                            regiment=regiment.name)))
+                else:
+                    regiment.damaged = True
+                    events.append(Event(regiment.owner, msg("Regiment {regiment} was damaged.",
+                                                            regiment=regiment.name)))
+                continue
+            factories = world.factories_in(hex_id(target))
+            if not factories:
+                self.error("damage", row, "target", msg("{target} is neither a regiment nor a system with a factory.",
+                                                        target=target))
+                continue
+            owner = world.owner(hex_id(target))
+            for factory in factories:
+                if result == "DESTROYED":
+                    del world.factories[factory.id]
+                else:
+                    factory.damaged = True
+            text = (msg("The factory of {system} was destroyed.", system=hex_id(target)) if result == "DESTROYED"
+                    else msg("The factory of {system} was damaged.", system=hex_id(target)))
+            events.append(Event(owner, text))
+        return events
+
+    def _faction(self, name: str, row: int, column: str, value: Any) -> str | None:
+        faction = key(value)
+        if faction not in self.factions:
+            self.error(name, row, column, msg("{faction} is not a faction of this campaign.", faction=faction))
+            return None
+        return faction
+
+    def sales(self, world: World, ctx: Context) -> list[Event]:
+        events = []
+        for row, r in self.rows("sales_agreed"):
+            seller = self._faction("sales_agreed", row, "seller", r.get("seller"))
+            buyer = self._faction("sales_agreed", row, "buyer", r.get("buyer"))
+            if seller is None or buyer is None:
+                continue
+            line = str(r.get("line"))
+            points = r.get("points")
+            if points is None:
+                points = ctx.snapshot.line_points(seller, line)
+            if points > ctx.snapshot.line_points(seller, line):
+                have = ctx.snapshot.line_points(seller, line)
+                self.error("sales_agreed", row, "points", msg("{seller} has only {points} points in {line}.",
+                                                              seller=seller, points=have, line=line_label(line)))
+                continue
+            when = ctx.turn + int(ctx.params["tech_sale_delay"])
+            world.sales.append(Sale(seller, buyer, line, int(points), when))
+            price = to_cents(r.get("price"))
+            ref = f"gm:sales:row {row}"
+            if price:
+                post(world, ctx, buyer, -price, GM, msg("Technology bought from {seller}: {line}.", seller=seller,
+                                                        line=line_label(line)), ref)
+                post(world, ctx, seller, price, GM, msg("Technology sold to {buyer}: {line}.", buyer=buyer,
+                                                        line=line_label(line)), ref)
+            text = msg("{seller} sells {points} points of {line} to {buyer} for {price} C; effective in turn {turn}.",
+                       seller=seller, buyer=buyer, points=points, line=line_label(line), price=money(price), turn=when)
+            events += [Event(buyer, text), Event(seller, text)]
+        return events
+
+    def adjustments(self, world: World, ctx: Context) -> list[Event]:
+        for row, r in self.rows("adjustments"):
+            faction = self._faction("adjustments", row, "faction", r.get("faction"))
+            if faction is None:
+                continue
+            post(world, ctx, faction, to_cents(r.get("change")), GM,
+                 msg("GM adjustment: {reason}", reason=str(r.get("reason") or "")), f"gm:adjustments:row {row}")
+        return []
+
+    def requests(self) -> dict[str, pd.DataFrame]:
+        """The GM's sheets as entered, to be corrected."""
+        out = {}
+        for schema in (schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS):
+            sheet = self.sheets.get(schema.key)
+            frame = sheet.frame if sheet is not None else pd.DataFrame(columns=schema.keys())
+            out[schema.key] = pd.DataFrame([{k: r.get(k) for k in schema.keys()} for r in frame.to_dict("records")],
+                                           columns=schema.keys())
+        return out

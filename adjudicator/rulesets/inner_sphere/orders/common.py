@@ -1,0 +1,128 @@
+"""What every order shares: the order row, a rejection, the context, and paying from the treasury."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.i18n import N_, Msg, msg
+from adjudicator.rulesets.inner_sphere.data import Tariffs
+from adjudicator.rulesets.inner_sphere.state import World, from_cents
+
+#: The ledger account of a treasury. The core ledger holds whole numbers, so it is kept in
+#: hundredths of a C (a 31.25 C repair is -3125).
+ACCOUNT = "treasury (1/100 C)"
+
+#: Ledger phases (translated where they are shown).
+ECONOMY, REPAIRS, PURCHASES, RESEARCH, JUMPSHIPS, END, GM = (
+    N_("economy"), N_("3.1 repairs"), N_("3.2 purchases"), N_("3.5 research"), N_("jumpships"), N_("end of turn"),
+    N_("GM"))
+
+
+def money(cents: int) -> str:
+    """``3125`` → ``"31.25"``; ``5000`` → ``"50"``."""
+    value = from_cents(cents)
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    faction: str
+    sheet: str  # schema key
+    row: int
+    kind: str
+    values: dict[str, Any]
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name)
+
+    @property
+    def reference(self) -> str:
+        return f"{self.faction}:{self.sheet}:row {self.row}"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    code: str
+    message: Msg
+    column: str = "kind"
+    hint: Msg | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    message: Msg
+    cost: int = 0
+
+
+@dataclass
+class FactionPlan:
+    """What a faction's paid orders leave for later in the turn (research dice, ICNA, new factories)."""
+
+    dice: dict[str, int] = field(default_factory=dict)
+    icna: list[tuple[int, str]] = field(default_factory=list)  # (row, line)
+    factories: list[tuple[int, str, int]] = field(default_factory=list)  # (row, system, stake)
+    repairing: set[str] = field(default_factory=set)  # regiments and systems named this turn
+
+
+@dataclass
+class Context:
+    params: dict[str, Any]
+    turn: int
+    ledger: Any
+    tariffs: Tariffs
+    snapshot: World
+    factions: set[str] = field(default_factory=set)
+    plans: dict[str, FactionPlan] = field(default_factory=dict)
+
+    def plan(self, faction: str) -> FactionPlan:
+        return self.plans.setdefault(faction, FactionPlan())
+
+
+def funds_rejection(cost: int, available: int) -> Rejection:
+    return Rejection(
+        "E-FUNDS",
+        msg("Insufficient funds: the order costs {cost} C and the treasury holds {available} C.",
+            cost=money(cost), available=money(available)),
+        "kind",
+        msg("Orders are paid in the order listed: move this row up, or drop an order above it."),
+    )
+
+
+def can_pay(world: World, ctx: Context, faction: str, cost: int) -> Rejection | None:
+    available = world.treasury.get(faction, 0)
+    if cost <= 0:
+        return None
+    if available < 0 and ctx.params["negative_treasury_blocks_orders"]:
+        return funds_rejection(cost, available)
+    if cost > available:
+        return funds_rejection(cost, available)
+    return None
+
+
+def post(world: World, ctx: Context, faction: str, change: int, phase: str, cause: Msg, ref: str) -> None:
+    """Change a treasury by ``change`` cents and write the ledger line."""
+    world.treasury[faction] = world.treasury.get(faction, 0) + change
+    ctx.ledger.post(phase, faction, ACCOUNT, change, world.treasury[faction], cause, ref)
+
+
+def pay(world: World, ctx: Context, order: OrderRow, cost: int, phase: str, cause: Msg) -> Rejection | None:
+    refused = can_pay(world, ctx, order.faction, cost)
+    if refused:
+        return refused
+    post(world, ctx, order.faction, -cost, phase, cause, order.reference)
+    return None
+
+
+def required(order: OrderRow, *columns: str) -> Rejection | None:
+    for column in columns:
+        if order.get(column) in (None, ""):
+            return Rejection("C03", msg("{column} is required for this order.", column=msg(_HEADERS[column])),
+                             column, msg("Fill in {column} or delete the row.", column=msg(_HEADERS[column])))
+    return None
+
+
+_HEADERS = {
+    "target": N_("Regiment or system"), "system": N_("System"), "unit_type": N_("Unit type"), "line": N_("Line"),
+    "lab": N_("Lab"), "dice": N_("Dice"), "stake": N_("Stake"),
+}

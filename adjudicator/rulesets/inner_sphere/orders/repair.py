@@ -1,0 +1,117 @@
+"""3.1 Repairs of damaged regiments and factories (spec §2.2, §4.1, §6.1)."""
+
+from __future__ import annotations
+
+from adjudicator.i18n import msg
+from adjudicator.rulesets.inner_sphere.orders.common import (
+    REPAIRS,
+    Context,
+    Done,
+    OrderRow,
+    Rejection,
+    money,
+    pay,
+    required,
+)
+from adjudicator.rulesets.inner_sphere.state import Job, Regiment, World, hex_id, key
+
+EXPERIENCE_SURCHARGE = {"GREEN": 0.0, "REGULAR": 0.0, "VETERAN": 0.25, "ELITE": 0.5}
+
+
+def regiment_repair_cost(purchase: int, experience: str, params: dict) -> int:
+    """Cents: 50% of the purchase, +25% (Veteran) or +50% (Elite) of it (A9; additive: of the purchase)."""
+    share = params["repair_share"]
+    extra = EXPERIENCE_SURCHARGE.get(experience, 0.0)
+    if params["repair_exp_cost_mode"] == "additive":
+        return round(purchase * (share + extra))
+    return round(purchase * share * (1 + extra))
+
+
+def regiment_repair_turns(experience: str, disputed: bool, params: dict) -> int:
+    base = params["repair_turns_disputed"] if disputed else params["repair_turns_own"]
+    return int(base) + int(params[f"repair_extra_turns_{experience.lower()}"])
+
+
+def find_regiment(world: World, text: object) -> Regiment | None:
+    wanted = key(text)
+    if wanted in world.regiments:
+        return world.regiments[wanted]
+    named = [r for r in world.regiments.values() if key(r.name) == wanted]
+    return named[0] if len(named) == 1 else None
+
+
+def check_regiment(world: World, order: OrderRow, ctx: Context) -> tuple[Regiment, bool] | Rejection:
+    regiment = find_regiment(world, order.get("target"))
+    target = str(order.get("target"))
+    if regiment is None:
+        return Rejection("E-GEN-NOTFOUND", msg("{target} does not exist.", target=target), "target",
+                         msg("Write the ID of one of your regiments."))
+    if regiment.owner != order.faction:
+        return Rejection("E-GEN-OWN", msg("{target} does not belong to you.", target=target), "target")
+    if not regiment.damaged:
+        return Rejection("E-REP-NOTDAMAGED", msg("Regiment {regiment} is not damaged.", regiment=regiment.id),
+                         "target")
+    busy = any(j.kind == "REPAIR" and j.item == regiment.id for j in world.jobs)
+    if busy or regiment.id in ctx.plan(order.faction).repairing:
+        return Rejection("E-REP-BUSY", msg("Regiment {regiment} is already being repaired.", regiment=regiment.id),
+                         "target")
+    system = world.systems.get(regiment.system)
+    if regiment.jumpship or system is None or not (system.owner == order.faction or system.disputed):
+        return Rejection("E-REP-LOC", msg("Regiment {regiment} must be on the planet of an own or disputed system.",
+                                          regiment=regiment.id), "target",
+                         msg("Repairs are made on the planet, not aboard a jumpship nor in a foreign system."))
+    return regiment, system.disputed
+
+
+def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
+    refused = required(order, "target")
+    if refused:
+        return refused
+    if order.kind == "FACTORY":
+        return _factory(world, order, ctx)
+    checked = check_regiment(world, order, ctx)
+    if isinstance(checked, Rejection):
+        return checked
+    regiment, disputed = checked
+    cost = regiment_repair_cost(ctx.tariffs.units[regiment.type].purchase, regiment.experience, ctx.params)
+    turns = regiment_repair_turns(regiment.experience, disputed, ctx.params)
+    refused = pay(world, ctx, order, cost, REPAIRS,
+                  msg("Repair of regiment {regiment}.", regiment=regiment.name))
+    if refused:
+        return refused
+    ctx.plan(order.faction).repairing.add(regiment.id)
+    world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-R{order.row}", order.faction, "REPAIR", regiment.system,
+                          "", regiment.id, regiment.name, turns, ctx.turn))
+    return Done(msg("Regiment {regiment} under repair for {cost} C: ready in turn {turn}.", regiment=regiment.name,
+                    cost=money(cost), turn=ctx.turn + turns), cost)
+
+
+def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
+    system_hex = hex_id(order.get("target"))
+    system = world.systems.get(system_hex)
+    factories = world.factories_in(system_hex)
+    if system is None or not factories:
+        return Rejection("E-GEN-NOTFOUND", msg("There is no factory in {system}.", system=system_hex), "target",
+                         msg("Write the hex (XXYY) of your system with the damaged factory."))
+    if system.owner != order.faction:
+        return Rejection("E-REP-FSYS", msg("{system} is not your system.", system=system_hex), "target")
+    damaged = [f for f in factories if f.damaged]
+    if not damaged:
+        return Rejection("E-REP-FNOTDAMAGED", msg("The factory in {system} is not damaged.", system=system_hex),
+                         "target")
+    taken = {j.factory for j in world.jobs if j.kind == "FACTORY_REPAIR"} | ctx.plan(order.faction).repairing
+    free = [f for f in damaged if f.id not in taken]
+    if not free:
+        return Rejection("E-REP-BUSY", msg("The factory in {system} is already being repaired.", system=system_hex),
+                         "target")
+    factory = free[0]
+    cost = int(ctx.params["factory_repair_cost"]) * 100
+    turns = int(ctx.params["factory_repair_turns"])
+    refused = pay(world, ctx, order, cost, REPAIRS, msg("Repair of the factory in {system}.", system=system.name))
+    if refused:
+        return refused
+    ctx.plan(order.faction).repairing.add(factory.id)
+    world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-R{order.row}", order.faction, "FACTORY_REPAIR", system_hex,
+                          factory.id, "", "", turns, ctx.turn))
+    return Done(msg("Factory of {system} under repair for {cost} C: productive again in turn {turn}.",
+                    system=system.name, cost=money(cost), turn=ctx.turn + turns), cost)

@@ -1,0 +1,1 @@
+"""The phases of a turn: economy (income, upkeep, jumpship charges), research dice, end of turn."""

@@ -1,0 +1,203 @@
+"""What each state and the GM are shown after a turn (spec §7).
+
+A state sees its own treasury account, its production and repairs with the turn each arrives, what
+was completed, its research dice and levels, its labs, its forces and its own rolls. Nothing of
+another state's treasury, research or production is shown to it (the GM sees everything)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.dice import Dice
+from adjudicator.engine.ruleset import Campaign, ReportTable
+from adjudicator.i18n import N_, Msg, msg
+from adjudicator.ledger import Ledger
+from adjudicator.rulesets.inner_sphere.data import bonuses
+from adjudicator.rulesets.inner_sphere.orders.common import (
+    ACCOUNT,
+    ECONOMY,
+    GM,
+    JUMPSHIPS,
+    PURCHASES,
+    REPAIRS,
+    RESEARCH,
+    money,
+)
+from adjudicator.rulesets.inner_sphere.orders.purchase import UNIT_LABELS
+from adjudicator.rulesets.inner_sphere.orders.research import line_label
+from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
+from adjudicator.rulesets.inner_sphere.phases.research import FactoryAttempt, LineResult
+from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, LINE_ORDER
+from adjudicator.rulesets.inner_sphere.state import Job, World, from_cents
+
+EXPERIENCE_LABELS = {c.code: c.label for c in EXPERIENCE}
+
+
+def h(*headers: str) -> list[Msg]:
+    return [msg(text) for text in headers]
+
+
+def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
+    """("Heavy mechs, factory of Hesperus, arrives in turn 7") as a row: what, where, turn."""
+    system = world.systems[job.system].name if job.system in world.systems else job.system
+    arrives = next_turn + job.turns_left
+    if job.kind == "REGIMENT":
+        text = msg("{unit}, factory of {system}, arrives in turn {turn}.", unit=msg(UNIT_LABELS[job.item]),
+                   system=system, turn=arrives)
+    elif job.kind == "DEFENCE":
+        text = msg("Aerospace defence level {level} of {system}, ready in turn {turn}.", level=job.item,
+                   system=system, turn=arrives)
+    elif job.kind == "REPAIR":
+        text = msg("Repair of regiment {regiment} in {system}, ready in turn {turn}.", regiment=job.name or job.item,
+                   system=system, turn=arrives)
+    elif job.kind == "FACTORY_REPAIR":
+        text = msg("Repair of the factory of {system}, productive in turn {turn}.", system=system, turn=arrives)
+    else:
+        text = msg("New light factory of {system}, working in turn {turn}.", system=system, turn=arrives)
+    return [text, job.system, job.name or job.item, arrives]
+
+
+class Reporter:
+    def __init__(self, campaign: Campaign, snapshot: World, world: World, ledger: Ledger, dice: Dice,
+                 lines: dict[str, list[LineResult]], attempts: dict[str, list[FactoryAttempt]],
+                 events: list[Event]) -> None:
+        self.campaign = campaign
+        self.snapshot = snapshot
+        self.world = world
+        self.ledger = ledger
+        self.dice = dice
+        self.lines = lines
+        self.attempts = attempts
+        self.events = events
+        self.next_turn = campaign.turn + 1
+
+    def treasury(self, faction: str) -> list[list[Any]]:
+        lines = [x for x in self.ledger.for_faction(faction) if x.account == ACCOUNT]
+        rows: list[list[Any]] = [[msg("Opening treasury"), from_cents(self.snapshot.treasury.get(faction, 0))]]
+        income = sum(x.change for x in lines if x.reference == "income")
+        rows.append([msg("Income"), from_cents(income)])
+        for phase, label in ((ECONOMY, msg("Upkeep")), (JUMPSHIPS, msg("Jumpships")), (REPAIRS, msg("Repairs")),
+                             (PURCHASES, msg("Purchases")), (RESEARCH, msg("Research")), (GM, msg("GM"))):
+            total = sum(x.change for x in lines if x.phase == phase and x.reference != "income")
+            rows.append([label, from_cents(total)])
+        rows.append([msg("Closing treasury"), from_cents(self.world.treasury.get(faction, 0))])
+        return rows
+
+    def production(self, faction: str) -> list[list[Any]]:
+        return [describe_job(j, self.world, self.next_turn) for j in self.world.jobs if j.faction == faction]
+
+    def research(self, faction: str) -> list[list[Any]]:
+        rows = []
+        for result in self.lines.get(faction, []):
+            dice = " ".join(str(v) for v in result.dice)
+            rows.append([line_label(result.line), result.before, dice, result.modifier,
+                         "" if result.icna is None else result.icna, result.gained, result.after,
+                         ", ".join(str(level) for level in result.levels)])
+        return rows
+
+    def standing(self, faction: str) -> list[list[Any]]:
+        rows = []
+        for line in LINE_ORDER:
+            k = (faction, line)
+            if k in self.world.points or k in self.world.opened:
+                rows.append([line_label(line), self.world.points.get(k, 0),
+                             msg("YES") if k in self.world.opened else msg("NO")])
+        return rows
+
+    def bonus_rows(self, faction: str) -> list[list[Any]]:
+        got = bonuses({line: p for (f, line), p in self.world.points.items() if f == faction})
+        labels = {
+            "income_pct": msg("Income, %"), "factory_income_pct": msg("Factory income, %"),
+            "safe_hexes": msg("Safe jumpship hexes"), "fortress": msg("Penalty to hostile fortress rolls"),
+            "ground": msg("Ground combat"), "ground_defender": msg("Ground combat as defender"),
+            "stacking": msg("Stacking"), "command": msg("Command roll"), "protect": msg("Commandos protecting"),
+            "sabotage": msg("Commandos sabotaging"), "research": msg("Research dice of other lines"),
+            "regular_pct": msg("New regiments REGULAR, %"), "new_factories": msg("May found light factories"),
+        }
+        return [[label, got[name]] for name, label in labels.items() if got[name]]
+
+    def labs(self, faction: str) -> list[list[Any]]:
+        return [[lab, line_label(line) if line else "", unlock if unlock is not None else ""]
+                for (f, lab), (line, unlock) in sorted(self.world.labs.items()) if f == faction]
+
+    def forces(self, faction: str) -> list[list[Any]]:
+        rows = []
+        for r in sorted(self.world.regiments.values(), key=lambda r: r.id):
+            if r.owner == faction:
+                rows.append([r.id, r.name, msg(UNIT_LABELS[r.type]), msg(EXPERIENCE_LABELS[r.experience]),
+                             r.system or "", r.jumpship or "", msg("YES") if r.damaged else msg("NO")])
+        return rows
+
+    def assets(self, faction: str) -> list[list[Any]]:
+        rows = []
+        for s in sorted(self.world.systems.values(), key=lambda s: s.hex):
+            if s.owner != faction:
+                continue
+            factories = ", ".join(
+                f"{f.id} ({f.type}{', *' if f.damaged else ''})"
+                for f in self.world.factories_in(s.hex))
+            disputed = msg("YES") if s.disputed else msg("NO")
+            rows.append([s.hex, s.name, money(s.income), s.defence, factories, disputed])
+        for ship in sorted(self.world.jumpships.values(), key=lambda s: s.id):
+            if ship.owner == faction:
+                rows.append([ship.hex, ship.id, "", "", ship.cls, ""])
+        return rows
+
+    def rolls(self, faction: str) -> list[list[Any]]:
+        return [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in self.dice.sorted_log()
+                if f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-")]
+
+    def factory_attempts(self, faction: str) -> list[list[Any]]:
+        return [[a.system, a.stake, a.chance, a.roll, msg("success") if a.success else msg("failure")]
+                for a in self.attempts.get(faction, [])]
+
+    def faction(self, faction: str) -> list[ReportTable]:
+        tables = [
+            ReportTable("treasury", msg("Treasury (C)"), h(N_("Item"), N_("C")), self.treasury(faction)),
+            ReportTable("events", msg("Completed and lost this turn"), h(N_("Event")),
+                        [[e.message] for e in self.events if e.faction == faction]),
+            ReportTable("production", msg("Production and repairs in progress"), PRODUCTION,
+                        self.production(faction)),
+            ReportTable("research", msg("Research dice this turn"), RESEARCH_HEADERS, self.research(faction)),
+            ReportTable("factories", msg("New factory attempts"), FACTORY_HEADERS, self.factory_attempts(faction)),
+            ReportTable("standing", msg("Research lines"), h(N_("Line"), N_("Points"), N_("Opened")),
+                        self.standing(faction)),
+            ReportTable("bonuses", msg("Research bonuses"), h(N_("Bonus"), N_("Value")), self.bonus_rows(faction)),
+            ReportTable("labs", msg("Labs"), h(N_("Lab"), N_("Line"), N_("Locked until points")), self.labs(faction)),
+            ReportTable("assets", msg("Systems and jumpships"), ASSET_HEADERS, self.assets(faction)),
+            ReportTable("forces", msg("Regiments"), FORCE_HEADERS, self.forces(faction)),
+            ReportTable("rolls", msg("Your dice"), ROLL_HEADERS, self.rolls(faction)),
+        ]
+        return [t for t in tables if t.rows or t.key in ("treasury", "production")]
+
+    def gm(self) -> list[ReportTable]:
+        factions = sorted(self.campaign.factions)
+        summary = []
+        for f in factions:
+            rows = dict((str(r[0].text), r[1]) for r in self.treasury(f))
+            summary.append([f, rows["Opening treasury"], rows["Income"], rows["Upkeep"], rows["Jumpships"],
+                            rows["Repairs"], rows["Purchases"], rows["Research"], rows["GM"], rows["Closing treasury"]])
+        production = [[j.faction, *describe_job(j, self.world, self.next_turn)] for j in self.world.jobs]
+        research = [[f, *row] for f in factions for row in self.research(f)]
+        faction = h(N_("Faction"))
+        return [
+            ReportTable("gm_treasuries", msg("Treasuries (C)"), TREASURY_HEADERS, summary),
+            ReportTable("gm_events", msg("Completed and lost this turn"), h(N_("Faction"), N_("Event")),
+                        [[e.faction, e.message] for e in self.events]),
+            ReportTable("gm_production", msg("Production and repairs in progress"), faction + PRODUCTION, production),
+            ReportTable("gm_research", msg("Research dice this turn"), faction + RESEARCH_HEADERS, research),
+            ReportTable("gm_rolls", msg("Dice"), ROLL_HEADERS,
+                        [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total]
+                         for r in self.dice.sorted_log()]),
+        ]
+
+
+PRODUCTION = h(N_("What"), N_("Hex"), N_("Item"), N_("Arrives in turn"))
+RESEARCH_HEADERS = h(N_("Line"), N_("Points before"), N_("Dice"), N_("Modifier"), N_("ICNA"), N_("Gained"),
+                     N_("Points now"), N_("Levels reached"))
+FACTORY_HEADERS = h(N_("Hex"), N_("Stake"), N_("Chance, %"), N_("d100"), N_("Result"))
+ASSET_HEADERS = h(N_("Hex"), N_("Name"), N_("Income"), N_("Defence level"), N_("Factories"), N_("Disputed"))
+FORCE_HEADERS = h(N_("ID"), N_("Name"), N_("Unit type"), N_("Experience"), N_("Hex"), N_("Aboard"), N_("Damaged"))
+ROLL_HEADERS = h(N_("Purpose"), N_("Dice"), N_("Results"), N_("Total"))
+TREASURY_HEADERS = h(N_("Faction"), N_("Opening treasury"), N_("Income"), N_("Upkeep"), N_("Jumpships"),
+                     N_("Repairs"), N_("Purchases"), N_("Research"), N_("GM"), N_("Closing treasury"))

@@ -1,0 +1,185 @@
+"""Inner Sphere as a ruleset of the engine: the orders phase (3.1 repairs, 3.2 purchases, 3.5 research)
+with the economy the source leaves out (spec §3, §9).
+
+Turn order: technology sales that come due; per state income, upkeep and the jumpships' minimum;
+then each state's orders paid in the order 3.1, 3.2, 3.5 and row order (a row that cannot be paid is
+refused with E-FUNDS); research dice and new factories; the GM's inputs (damage, sales, corrections);
+end of turn (repairs, production, defences). States touch only their own treasury and assets, so
+they are resolved in any order with the same result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from adjudicator.engine.ruleset import (
+    Campaign,
+    FactionOrders,
+    OrderOutcome,
+    Ruleset,
+    Status,
+    TurnInput,
+    TurnResult,
+)
+from adjudicator.i18n import N_, msg
+from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.rulesets.inner_sphere import schemas
+from adjudicator.rulesets.inner_sphere.data import tariffs
+from adjudicator.rulesets.inner_sphere.gm import GmInputs
+from adjudicator.rulesets.inner_sphere.orders import purchase, repair, research
+from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, OrderRow, Rejection
+from adjudicator.rulesets.inner_sphere.phases import economy, end_of_turn
+from adjudicator.rulesets.inner_sphere.phases import research as research_phase
+from adjudicator.rulesets.inner_sphere.reports import Reporter
+from adjudicator.rulesets.inner_sphere.state import World, world_from_tables, world_to_tables
+from adjudicator.sheets import records
+
+#: Order sheets in the order they are paid (3.1, 3.2, 3.5), each with the module that carries it out.
+PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("research", research))
+
+
+def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
+    """The valid rows of a faction's order sheets, in the order they are paid."""
+    if orders is None:
+        return []
+    rows = []
+    for key, _ in PAYMENT_ORDER:
+        sheet = orders.sheets.get(key)
+        if sheet is None:
+            continue
+        for number, values in records(sheet.frame):
+            if values.get("_invalid"):
+                continue
+            rows.append(OrderRow(orders.faction, key, int(number), str(values.get("kind")), dict(values)))
+    return rows
+
+
+def settle(world: World, ctx: Context, faction: str, rows: list[OrderRow]) -> dict[tuple[str, int], Done | Rejection]:
+    """Collect the economy of ``faction`` and pay its orders one by one (spec §3 steps 1–3, 4, 5, 8)."""
+    economy.collect(world, ctx, faction)
+    modules = dict(PAYMENT_ORDER)
+    return {(o.sheet, o.row): modules[o.sheet].carry_out(world, o, ctx) for o in rows}
+
+
+def apply_sales_due(world: World, turn: int) -> list[end_of_turn.Event]:
+    """Technology sold two turns ago takes effect: buyer points = max(own, sold) (A39)."""
+    events = []
+    for sale in [s for s in world.sales if s.effective_turn <= turn]:
+        before = world.line_points(sale.buyer, sale.line)
+        world.points[(sale.buyer, sale.line)] = max(before, sale.points)
+        world.sales.remove(sale)
+        events.append(end_of_turn.Event(sale.buyer, msg(
+            "Technology bought from {seller} assimilated: {line} {before} → {after} points.", seller=sale.seller,
+            line=research.line_label(sale.line), before=before, after=world.line_points(sale.buyer, sale.line))))
+    return events
+
+
+class InnerSphere(Ruleset):
+    name = "inner_sphere"
+    aliases = ("inner-sphere", "innersphere", "esfera_interior", "ei")
+    title = N_("Inner Sphere")
+    default_language = "es"
+    data_package = "adjudicator.rulesets.inner_sphere"
+    faction_columns = (schemas.TREASURY,)
+    state_schemas = (schemas.SYSTEMS, schemas.FACTORIES, schemas.REGIMENTS, schemas.JUMPSHIPS, schemas.JOBS,
+                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS)
+    order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.RESEARCH)
+    gm_input_schemas = (schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
+
+    def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
+        return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("tariffs")), snapshot,
+                       set(campaign.factions))
+
+    # ----------------------------------------------------------------- check
+    def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
+        """Every row checked against the start of the turn, and the state's spending simulated (income,
+        upkeep, jumpships, then the rows in payment order), so a player learns before the deadline which
+        rows would be refused, E-FUNDS included."""
+        snapshot = world_from_tables(campaign.tables)
+        world = snapshot.copy()
+        apply_sales_due(world, campaign.turn)
+        ctx = self.context(campaign, _NullLedger(), snapshot)
+        for (key, row), outcome in sorted(settle(world, ctx, faction, order_rows(orders)).items(),
+                                          key=lambda item: (item[0][0], item[0][1])):
+            if isinstance(outcome, Rejection):
+                sheet = orders.sheets[key]
+                problems.add(Problem(outcome.code, Severity.ERROR, outcome.message, outcome.hint, file=sheet.file,
+                                     sheet=sheet.sheet, cell=sheet.cell(row, outcome.column), row=row))
+
+    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+        world = world_from_tables(campaign.tables)
+        own = sorted(h for h, s in world.systems.items() if s.owner == faction)
+        damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)
+        broken = sorted({f.system for f in world.factories.values() if f.damaged and world.owner(f.system) == faction})
+        return {"target": damaged + broken, "system": own}
+
+    def commands(self) -> list[Any]:
+        from adjudicator.rulesets.inner_sphere.template import templates_command
+
+        return [templates_command]
+
+    def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
+        """Add the cost preview (formulas) to an order workbook built by the core."""
+        from adjudicator.rulesets.inner_sphere.template import decorate
+
+        decorate(wb, campaign, faction)
+
+    # --------------------------------------------------------------- resolve
+    def resolve(self, turn: TurnInput) -> TurnResult:
+        campaign = turn.campaign
+        snapshot = world_from_tables(campaign.tables)
+        world = snapshot.copy()
+        ctx = self.context(campaign, turn.ledger, snapshot)
+        opening = {(f, ACCOUNT): snapshot.treasury.get(f, 0) for f in sorted(campaign.factions)}
+
+        events = apply_sales_due(world, campaign.turn)
+        outcomes: dict[tuple[str, str, int], Done | Rejection] = {}
+        for faction in sorted(campaign.factions):
+            done = settle(world, ctx, faction, order_rows(turn.orders.get(faction)))
+            outcomes.update({(faction, key, row): o for (key, row), o in done.items()})
+        lines: dict[str, list[research_phase.LineResult]] = {}
+        attempts: dict[str, list[research_phase.FactoryAttempt]] = {}
+        for faction in sorted(campaign.factions):
+            plan = ctx.plan(faction)
+            lines[faction] = research_phase.roll(world, faction, plan, turn.dice, campaign.parameters)
+            attempts[faction] = research_phase.found_factories(world, faction, plan, turn.dice, campaign.parameters,
+                                                               campaign.turn)
+
+        gm = GmInputs(turn.gm_input or {}, turn.gm_input_file, set(campaign.factions), turn.problems)
+        events += gm.apply(world, ctx)
+        if turn.problems.has_errors():
+            return TurnResult(gm_requests=gm.requests())
+        events += end_of_turn.advance(world, snapshot, turn.dice, campaign.turn, campaign.language,
+                                      campaign.parameters)
+
+        tables = world_to_tables(world, campaign.tables)
+        result = TurnResult(
+            tables=tables,
+            outcomes=[
+                OrderOutcome(faction, key, row, Status.REJECTED if isinstance(o, Rejection) else Status.DONE,
+                             o.message)
+                for (faction, key, row), o in sorted(outcomes.items())
+            ],
+            opening_balances=opening,
+            closing_balances={(f, ACCOUNT): world.treasury.get(f, 0) for f in sorted(campaign.factions)},
+        )
+        reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events)
+        result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
+        result.gm_reports = reporter.gm()
+        return result
+
+
+class _NullLedger:
+    """A ledger that forgets: ``check`` simulates spending without keeping lines."""
+
+    turn = 0
+    lines: list[Any] = []
+
+    def post(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def empty(schema: Any) -> pd.DataFrame:
+    return pd.DataFrame(columns=schema.keys())

@@ -1,0 +1,242 @@
+"""The Inner Sphere between turns, as plain values, and its conversion to and from the state tables.
+
+Money is kept in hundredths of a C (``cents``) so that 2.5 upkeep or a 31.25 repair are exact; the
+tables show C with two decimals.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from adjudicator.rulesets.inner_sphere.schemas import (
+    FACTORIES,
+    JOBS,
+    JUMPSHIPS,
+    LABS,
+    LINE_ORDER,
+    REGIMENTS,
+    RESEARCH_POINTS,
+    SALES,
+    SYSTEMS,
+)
+
+
+def hex_id(value: Any) -> str:
+    """``305``, ``"0305"``, ``" 0305 "`` → ``"0305"`` (XXYY, zero-padded)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    if text.isdigit() and len(text) < 4:
+        text = text.zfill(4)
+    return text.upper()
+
+
+def key(value: Any) -> str:
+    return str(value or "").strip().upper()
+
+
+def to_cents(amount: float | int | None) -> int:
+    return round(float(amount or 0) * 100)
+
+
+def from_cents(cents: int) -> float | int:
+    value = cents / 100
+    return int(value) if value.is_integer() else value
+
+
+@dataclass
+class System:
+    hex: str
+    name: str
+    owner: str = ""
+    disputed: bool = False
+    income: int = 0  # cents
+    defence: int = 0
+    icna: bool = False
+
+
+@dataclass
+class Factory:
+    id: str
+    system: str
+    type: str
+    damaged: bool = False
+    halted_until: int | None = None
+
+
+@dataclass
+class Regiment:
+    id: str
+    name: str
+    owner: str
+    type: str
+    experience: str
+    system: str = ""
+    jumpship: str = ""
+    damaged: bool = False
+
+
+@dataclass
+class Jumpship:
+    id: str
+    owner: str
+    cls: str
+    hex: str
+
+
+@dataclass
+class Job:
+    """Something that takes turns: a regiment or defence level in production, a repair, a new factory."""
+
+    id: str
+    faction: str
+    kind: str  # REGIMENT, DEFENCE, REPAIR, FACTORY_REPAIR, NEW_FACTORY
+    system: str = ""
+    factory: str = ""
+    item: str = ""
+    name: str = ""
+    turns_left: int = 0
+    ordered_turn: int = 0
+
+
+@dataclass
+class Sale:
+    seller: str
+    buyer: str
+    line: str
+    points: int
+    effective_turn: int
+
+
+@dataclass
+class World:
+    systems: dict[str, System]
+    treasury: dict[str, int]  # cents
+    factories: dict[str, Factory] = field(default_factory=dict)
+    regiments: dict[str, Regiment] = field(default_factory=dict)
+    jumpships: dict[str, Jumpship] = field(default_factory=dict)
+    jobs: list[Job] = field(default_factory=list)
+    points: dict[tuple[str, str], int] = field(default_factory=dict)
+    opened: set[tuple[str, str]] = field(default_factory=set)
+    labs: dict[tuple[str, int], tuple[str, int | None]] = field(default_factory=dict)  # line, unlock_at
+    sales: list[Sale] = field(default_factory=list)
+
+    def copy(self) -> World:
+        return copy.deepcopy(self)
+
+    def owner(self, hex_: str) -> str:
+        system = self.systems.get(hex_)
+        return system.owner if system else ""
+
+    def factories_in(self, hex_: str) -> list[Factory]:
+        return sorted((f for f in self.factories.values() if f.system == hex_), key=lambda f: f.id)
+
+    def jobs_of(self, kind: str) -> list[Job]:
+        return [j for j in self.jobs if j.kind == kind]
+
+    def line_points(self, faction: str, line: str) -> int:
+        return self.points.get((faction, line), 0)
+
+
+def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
+    if frame is None or frame.empty:
+        return []
+    return [
+        {k: (None if v is None or (isinstance(v, float) and pd.isna(v)) else v) for k, v in row.items()}
+        for row in frame.to_dict("records")
+    ]
+
+
+def _int(value: Any, default: int | None = 0) -> int | None:
+    if value is None or value == "":
+        return default
+    return int(float(value))
+
+
+def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
+    systems = {}
+    for r in _rows(tables.get("systems")):
+        h = hex_id(r["hex"])
+        systems[h] = System(h, str(r.get("name") or h), key(r.get("owner")), r.get("disputed") == "YES",
+                            to_cents(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
+    treasury = {key(r["id"]): to_cents(r.get("treasury")) for r in _rows(tables.get("factions"))}
+    world = World(systems, treasury)
+    for r in _rows(tables.get("factories")):
+        f = Factory(key(r["id"]), hex_id(r["system"]), str(r["type"]), r.get("damaged") == "YES",
+                    _int(r.get("halted_until"), None))
+        world.factories[f.id] = f
+    for r in _rows(tables.get("regiments")):
+        g = Regiment(key(r["id"]), str(r.get("name") or r["id"]), key(r["owner"]), str(r["type"]),
+                     str(r["experience"]), hex_id(r.get("system")), key(r.get("jumpship")),
+                     r.get("damaged") == "YES")
+        world.regiments[g.id] = g
+    for r in _rows(tables.get("jumpships")):
+        s = Jumpship(key(r["id"]), key(r["owner"]), str(r["class"]), hex_id(r["hex"]))
+        world.jumpships[s.id] = s
+    for r in _rows(tables.get("jobs")):
+        world.jobs.append(Job(str(r["id"]), key(r["faction"]), str(r["kind"]), hex_id(r.get("system")),
+                              key(r.get("factory")), str(r.get("item") or ""), str(r.get("name") or ""),
+                              _int(r.get("turns_left")) or 0, _int(r.get("ordered_turn")) or 0))
+    for r in _rows(tables.get("research_points")):
+        k = (key(r["faction"]), str(r["line"]))
+        world.points[k] = _int(r.get("points")) or 0
+        if r.get("opened") == "YES":
+            world.opened.add(k)
+    for r in _rows(tables.get("labs")):
+        world.labs[(key(r["faction"]), int(r["lab"]))] = (str(r.get("line") or ""), _int(r.get("unlock_at"), None))
+    for r in _rows(tables.get("sales")):
+        world.sales.append(Sale(key(r["seller"]), key(r["buyer"]), str(r["line"]), int(r["points"]),
+                                int(r["effective_turn"])))
+    return world
+
+
+def _yes(flag: bool) -> str:
+    return "YES" if flag else "NO"
+
+
+def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=columns)
+
+
+def world_to_tables(world: World, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The state tables after a turn (the tariffs are the GM's and kept as they are)."""
+    factions = tables["factions"].copy()
+    factions["treasury"] = [from_cents(world.treasury.get(key(f), 0)) for f in factions["id"]]
+    out = {"factions": factions}
+    out["systems"] = _frame([
+        {"hex": s.hex, "name": s.name, "owner": s.owner or None, "disputed": _yes(s.disputed),
+         "income": from_cents(s.income), "defence": s.defence, "icna": _yes(s.icna)}
+        for s in sorted(world.systems.values(), key=lambda s: s.hex)], SYSTEMS.keys())
+    out["factories"] = _frame([
+        {"id": f.id, "system": f.system, "type": f.type, "damaged": _yes(f.damaged), "halted_until": f.halted_until}
+        for f in sorted(world.factories.values(), key=lambda f: f.id)], FACTORIES.keys())
+    out["regiments"] = _frame([
+        {"id": g.id, "name": g.name, "owner": g.owner, "type": g.type, "experience": g.experience,
+         "system": g.system or None, "jumpship": g.jumpship or None, "damaged": _yes(g.damaged)}
+        for g in sorted(world.regiments.values(), key=lambda g: g.id)], REGIMENTS.keys())
+    out["jumpships"] = _frame([
+        {"id": s.id, "owner": s.owner, "class": s.cls, "hex": s.hex}
+        for s in sorted(world.jumpships.values(), key=lambda s: s.id)], JUMPSHIPS.keys())
+    out["jobs"] = _frame([
+        {"id": j.id, "faction": j.faction, "kind": j.kind, "system": j.system or None, "factory": j.factory or None,
+         "item": j.item or None, "name": j.name or None, "turns_left": j.turns_left, "ordered_turn": j.ordered_turn}
+        for j in world.jobs], JOBS.keys())
+    rank = {line: i for i, line in enumerate(LINE_ORDER)}
+    keys = sorted(set(world.points) | world.opened, key=lambda k: (k[0], rank.get(k[1], 9)))
+    out["research_points"] = _frame([
+        {"faction": f, "line": line, "points": world.points.get((f, line), 0),
+         "opened": _yes((f, line) in world.opened)}
+        for f, line in keys], RESEARCH_POINTS.keys())
+    out["labs"] = _frame([
+        {"faction": f, "lab": n, "line": line or None, "unlock_at": unlock}
+        for (f, n), (line, unlock) in sorted(world.labs.items())], LABS.keys())
+    out["sales"] = _frame([
+        {"seller": s.seller, "buyer": s.buyer, "line": s.line, "points": s.points, "effective_turn": s.effective_turn}
+        for s in world.sales], SALES.keys())
+    return out

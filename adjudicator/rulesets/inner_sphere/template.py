@@ -1,0 +1,146 @@
+"""The cost preview of an order workbook: formula columns that show each row's cost, the running total
+in payment order (repairs, purchases, research) and what is left of the treasury.
+
+The core's template builder writes no formulas, so this module decorates a workbook it built: the
+``inner-sphere-templates`` command does it for a campaign's turn. The engine never reads these
+columns back as anything but ignored text; every cost is recomputed when the turn runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from openpyxl.styles import Protection
+from openpyxl.utils import quote_sheetname
+from openpyxl.workbook.workbook import Workbook
+
+from adjudicator.engine.ruleset import Campaign
+from adjudicator.i18n import gettext_in
+from adjudicator.rulesets.inner_sphere import schemas
+from adjudicator.rulesets.inner_sphere.data import tariffs
+from adjudicator.rulesets.inner_sphere.orders.common import Context
+from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost
+from adjudicator.rulesets.inner_sphere.phases import economy
+from adjudicator.rulesets.inner_sphere.state import from_cents, world_from_tables
+from adjudicator.xlsx.templates import INPUT_ROWS
+
+COSTS_SHEET = "_costs"
+
+
+class _Quiet:
+    def post(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def available(campaign: Campaign, faction: str) -> int:
+    """Cents a state has for its orders: treasury + income − upkeep − jumpship minimum."""
+    world = world_from_tables(campaign.tables)
+    ctx = Context(campaign.parameters, campaign.turn, _Quiet(), tariffs(campaign.tables.get("tariffs")), world)
+    economy.collect(world, ctx, faction)
+    return world.treasury.get(faction, 0)
+
+
+def _letter(schema: schemas.TableSchema, key: str) -> str:
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[schema.keys().index(key)]
+
+
+def _label(column: Any, code: str, lang: str) -> str:
+    return gettext_in(lang, next(c.label for c in column.choices if c.code == code)).replace('"', "")
+
+
+def _table(ws: Any, col: int, rows: list[tuple[str, Any]]) -> str:
+    for r, (k, v) in enumerate(rows, start=3):
+        ws.cell(row=r, column=col, value=k).data_type = "s"
+        ws.cell(row=r, column=col + 1, value=v)
+    first = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[col - 1]
+    second = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[col]
+    return f"{quote_sheetname(COSTS_SHEET)}!${first}$3:${second}${max(3, 2 + len(rows))}"
+
+
+def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
+    lang = campaign.factions[faction].language
+    world = world_from_tables(campaign.tables)
+    tariff = tariffs(campaign.tables.get("tariffs"))
+    params = campaign.parameters
+    costs = wb.create_sheet(COSTS_SHEET)
+    costs.sheet_state = "hidden"
+    costs["A1"] = "available"
+    costs["B1"] = from_cents(available(campaign, faction))
+    repairs = [(r.id, from_cents(regiment_repair_cost(tariff.units[r.type].purchase, r.experience, params)))
+               for r in world.regiments.values() if r.owner == faction and r.damaged]
+    repairs += [(f.system, params["factory_repair_cost"]) for f in world.factories.values()
+                if f.damaged and world.owner(f.system) == faction]
+    unit_col = schemas.PURCHASES.column("unit_type")
+    units = [(_label(unit_col, code, lang), from_cents(u.purchase)) for code, u in tariff.units.items()]
+    units += [(code, from_cents(u.purchase)) for code, u in tariff.units.items()]
+    defences = [(s.hex, from_cents(tariff.defences[s.defence + 1].purchase)) for s in world.systems.values()
+                if s.owner == faction and s.defence < 5]
+    line_col = schemas.RESEARCH.column("line")
+    lines = [(_label(line_col, code, lang), 1 if (faction, code) in world.opened else 0)
+             for code in schemas.LINE_ORDER]
+    ranges = {"repair": _table(costs, 1, repairs), "units": _table(costs, 4, units),
+              "defences": _table(costs, 7, defences), "lines": _table(costs, 10, lines)}
+    titles = {s.key: quote_sheetname(s.title_in(lang)) for s in (schemas.REPAIRS, schemas.PURCHASES, schemas.RESEARCH)}
+    last = INPUT_ROWS + 1
+
+    def total_of(schema: schemas.TableSchema) -> str:
+        letter = _letter(schema, "cost")
+        return f"SUM({titles[schema.key]}!${letter}$2:${letter}${last})"
+
+    before = {"repairs": "0", "purchases": total_of(schemas.REPAIRS),
+              "research": f"{total_of(schemas.REPAIRS)}+{total_of(schemas.PURCHASES)}"}
+    for schema in (schemas.REPAIRS, schemas.PURCHASES, schemas.RESEARCH):
+        title = schema.title_in(lang)
+        if title not in wb.sheetnames:
+            continue
+        ws = wb[title]
+        c, t, left = (_letter(schema, k) for k in ("cost", "running", "left"))
+        for r in range(2, last + 1):
+            cost = _cost_formula(schema, r, lang, params, ranges)
+            ws[f"{c}{r}"] = f'=IF($A{r}="","",{cost})'
+            ws[f"{t}{r}"] = f'=IF($A{r}="","",{before[schema.key]}+SUM(${c}$2:${c}{r}))'
+            ws[f"{left}{r}"] = f'=IF($A{r}="","",{quote_sheetname(COSTS_SHEET)}!$B$1-{t}{r})'
+            for letter in (c, t, left):
+                ws[f"{letter}{r}"].protection = Protection(locked=True)
+
+
+def _key(cell: str) -> str:
+    return f'IF(ISNUMBER({cell}),TEXT({cell},"0000"),{cell})'
+
+
+def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, ranges: dict[str, str]) -> str:
+    kind = schema.column("kind")
+    if schema.key == "repairs":
+        return f"IFERROR(VLOOKUP({_key(f'B{r}')},{ranges['repair']},2,FALSE),0)"
+    if schema.key == "purchases":
+        reg, defence = _label(kind, "REG", lang), _label(kind, "DEF", lang)
+        return (f'IF($A{r}="{reg}",IFERROR(VLOOKUP(C{r},{ranges["units"]},2,FALSE),0),'
+                f'IF($A{r}="{defence}",IFERROR(VLOOKUP({_key(f"B{r}")},{ranges["defences"]},2,FALSE),0),0))')
+    lab, roll, icna = (_label(kind, code, lang) for code in ("LAB", "ROLL", "ICNA"))
+    yes = _label(schemas.RESEARCH.column("dismantle"), "YES", lang)
+    die, opening = params["research_die_cost"], params["research_open_cost"]
+    first = (f'IF(AND(IFERROR(VLOOKUP(C{r},{ranges["lines"]},2,FALSE),1)=0,'
+             f'COUNTIFS($A$1:$A{r - 1},"{roll}",$C$1:$C{r - 1},C{r})=0),{opening - die},0)')
+    return (f'IF($A{r}="{lab}",IF(E{r}="{yes}",{params["lab_reassign_cost"]},0),'
+            f'IF($A{r}="{roll}",N(D{r})*{die}+{first},'
+            f'IF($A{r}="{icna}",{params["icna_cost"]},N(G{r}))))')
+
+
+@click.command("inner-sphere-templates")
+@click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=Path))
+def templates_command(campaign_dir: Path) -> None:
+    """Order workbooks of an Inner Sphere campaign's turn with the cost preview (formulas)."""
+    from adjudicator.campaign.pipeline import open_campaign
+    from adjudicator.xlsx.templates import build_order_workbook
+    from adjudicator.xlsx.writing import atomic_save
+
+    folder, campaign, ruleset = open_campaign(campaign_dir)
+    if ruleset.name != "inner_sphere":
+        raise click.UsageError(f"{campaign_dir} is not an inner_sphere campaign")
+    for faction in sorted(campaign.factions):
+        wb = build_order_workbook(ruleset, campaign, faction)
+        decorate(wb, campaign, faction)
+        path = folder.templates_dir(campaign.turn) / f"{faction}.xlsx"
+        atomic_save(wb, path)
+        click.echo(str(path))
