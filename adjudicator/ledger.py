@@ -9,8 +9,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 
 from adjudicator.i18n import N_, Msg, msg
+
+#: An amount of a ledger: whole units, or exact decimals (``Decimal("31.25")``) for games that count cents.
+Amount = int | Decimal
 
 
 @dataclass(frozen=True)
@@ -19,8 +23,8 @@ class LedgerLine:
     phase: str
     faction: str
     account: str
-    change: int
-    balance: int
+    change: Amount
+    balance: Amount
     cause: Msg
     reference: str = ""
 
@@ -35,37 +39,48 @@ class Ledger:
         phase: str,
         faction: str,
         account: str,
-        change: int,
-        balance: int,
+        change: Amount,
+        balance: Amount,
         cause: Msg,
         reference: str = "",
     ) -> None:
         if change == 0:
             return
         self.lines.append(
-            LedgerLine(self.turn, phase, faction, account, int(change), int(balance), cause, reference)
+            LedgerLine(self.turn, phase, faction, account, exact(change), exact(balance), cause, reference)
         )
 
     def for_faction(self, faction: str) -> list[LedgerLine]:
         return [line for line in self.lines if line.faction == faction]
 
 
+def exact(value: Amount | float) -> Amount:
+    """Whole amounts stay ``int``; anything else becomes an exact ``Decimal`` (a float through its text, so
+    that 0.1 stays 0.1)."""
+    if isinstance(value, bool):
+        raise TypeError("a ledger amount cannot be a boolean")
+    if isinstance(value, int):
+        return value
+    number = value if isinstance(value, Decimal) else Decimal(str(value))
+    return int(number) if number == number.to_integral_value() else number
+
+
 def unreconciled(
-    opening: Mapping[tuple[str, str], int],
+    opening: Mapping[tuple[str, str], Amount],
     lines: Iterable[LedgerLine],
-    closing: Mapping[tuple[str, str], int],
-) -> list[tuple[str, str, int, int]]:
+    closing: Mapping[tuple[str, str], Amount],
+) -> list[tuple[str, str, Amount, Amount]]:
     """Accounts whose opening balance plus ledger changes differs from the closing balance,
     or whose running balance column disagrees with the changes: (faction, account, expected, actual)."""
-    running: dict[tuple[str, str], int] = defaultdict(int, opening)
-    bad: list[tuple[str, str, int, int]] = []
+    running: dict[tuple[str, str], Amount] = defaultdict(int, {k: exact(v) for k, v in opening.items()})
+    bad: list[tuple[str, str, Amount, Amount]] = []
     for line in lines:
         key = (line.faction, line.account)
         running[key] += line.change
         if running[key] != line.balance:
             bad.append((line.faction, line.account, running[key], line.balance))
     for key in set(running) | set(closing):
-        if running.get(key, 0) != closing.get(key, 0):
+        if running.get(key, 0) != exact(closing.get(key, 0)):
             bad.append((key[0], key[1], running.get(key, 0), closing.get(key, 0)))
     return bad
 

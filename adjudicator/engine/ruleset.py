@@ -161,6 +161,15 @@ class Ruleset(ABC):
         """Extra ``click`` commands this ruleset adds to the ``adjudicator`` command line (e.g. ``odds``)."""
         return []
 
+    def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
+        """Read-only tables shown in the faction's order workbook (its roster, its forces...), each on a
+        protected sheet after the order sheets. Only what the faction may see."""
+        return []
+
+    def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:  # noqa: B027 - optional hook
+        """Last touches to a freshly built order workbook (an openpyxl Workbook), for what the declarative
+        columns cannot say. Whatever it adds is a preview: the engine never reads it back."""
+
     def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
         """Two-column tables (key, number) that the template's formulas look up as ``{lookup:NAME}``."""
         return {}

@@ -14,10 +14,10 @@ from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from adjudicator.engine.ruleset import Campaign, Ruleset
-from adjudicator.i18n import N_, gettext_in, msg
+from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.sheets import Kind, TableSchema
 from adjudicator.xlsx.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
-from adjudicator.xlsx.writing import TITLE_FONT, fit_to_page_width, header_row, put
+from adjudicator.xlsx.writing import TITLE_FONT, fit_to_page_width, header_row, put, write_report_sheet
 
 LISTS_SHEET = "_lists"
 INSTRUCTIONS = N_("Instructions")
@@ -109,6 +109,10 @@ def build_order_workbook(
         ws.protection.sheet = True
         ws.protection.formatColumns = False
         ws.protection.autoFilter = False
+    for table in ruleset.reference_tables(campaign, faction):
+        sheet = write_report_sheet(wb, render(table.title, lang), [table], lang)
+        sheet.protection.sheet = True
+    ruleset.decorate_template(wb, campaign, faction)
     token = faction_token(campaign.secret, campaign.campaign_id, faction, campaign.turn)
     write_identity(
         wb,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from decimal import Decimal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None
     if isinstance(value, str):
         cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)
         cell.data_type = "s"
-    elif isinstance(value, (bool, int, float)):
+    elif isinstance(value, (bool, int, float, Decimal)):
         cell.value = value
     else:
         cell.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
