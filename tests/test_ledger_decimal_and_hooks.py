@@ -7,10 +7,10 @@ from pathlib import Path
 
 import openpyxl
 
+from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import msg
 from adjudicator.ledger import Ledger, exact, unreconciled
 from adjudicator.rulesets.star_sectors.rules import StarSectors
-from adjudicator.engine.ruleset import ReportTable
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_save
 from tests.helpers import make_campaign, scenario, state

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from decimal import Decimal
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
