@@ -78,3 +78,51 @@ def test_cost_preview_recalculated_by_libreoffice_matches_the_engine(example: Pa
         lists = [dv for dv in orders.data_validations.dataValidation if dv.type == "list"]
         assert any("list_orders_order" in (dv.formula1 or "") for dv in lists)
         assert {"list_orders_order", "lookup_theft_prices"} <= set(book.defined_names)
+
+
+def convert_all(soffice: str, sources: list[Path], target_ext: str, out_dir: Path) -> list[Path]:
+    """One LibreOffice run converting several workbooks (each start of LibreOffice costs seconds)."""
+    import subprocess
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    profile = out_dir / ".lo-profile"
+    subprocess.run(
+        [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--calc", "--convert-to", target_ext,
+         "--outdir", str(out_dir), *map(str, sources)],
+        check=True, capture_output=True, timeout=300,
+    )
+    return [out_dir / f"{s.stem}.{target_ext.split(':')[0]}" for s in sources]
+
+
+def _orders_and_problems(outcome: pipeline.CheckOutcome) -> dict[str, object]:
+    found = {}
+    for submission in outcome.submissions:
+        sheets = submission.orders.sheets if submission.orders else {}
+        found[submission.faction] = (
+            {key: sheet.frame.to_dict("records") for key, sheet in sheets.items()},
+            [(p.code, p.sheet, p.cell) for p in submission.problems],
+        )
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(__import__("adjudicator.engine.registry", fromlist=["x"]).installed()))
+@pytest.mark.parametrize("fmt", ["ods", "xlsx:Calc MS Excel 2007 XML"])
+def test_every_rulesets_filled_orders_round_trip_through_libreoffice(name: str, fmt: str, soffice: str,
+                                                                    tmp_path: Path) -> None:
+    from adjudicator.engine.registry import installed
+
+    root = tmp_path / name
+    pipeline.new_campaign(installed()[name], root, example=True)
+    original = pipeline.check(root)
+    inbox = sorted((root / "inbox").iterdir())
+    converted = convert_all(soffice, inbox, fmt, tmp_path / "lo")
+    for path in inbox:
+        path.unlink()
+    for path in converted:
+        shutil.copyfile(path, root / "inbox" / path.name)
+    again = pipeline.check(root)
+    assert _orders_and_problems(again) == _orders_and_problems(original)
+    templates = pipeline.make_templates(root)
+    blank = convert_all(soffice, templates, fmt, tmp_path / "lo-templates")
+    clean = pipeline.check(root, blank)
+    assert [s.problems.codes() for s in clean.submissions] == [[] for _ in blank]

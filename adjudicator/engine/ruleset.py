@@ -161,6 +161,11 @@ class Ruleset(ABC):
         """Extra ``click`` commands this ruleset adds to the ``adjudicator`` command line (e.g. ``odds``)."""
         return []
 
+    def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
+        """One filled example row per order type, by order sheet key (values by column key), shown on the
+        instructions sheet of the faction's order workbook."""
+        return {}
+
     def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
         """Read-only tables shown in the faction's order workbook (its roster, its forces...), each on a
         protected sheet after the order sheets. Only what the faction may see."""

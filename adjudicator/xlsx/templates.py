@@ -199,9 +199,31 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
         ws.cell(row=row, column=1).alignment = Alignment(vertical="top")
         row += 1
     row += 1
+    examples = ruleset.example_rows(campaign, faction)
     for schema in ruleset.order_schemas:
         row = _describe_sheet(ws, row, schema, lang)
+        if examples.get(schema.key):
+            row = _example_table(ws, row, schema, examples[schema.key], lang)
     ws.protection.sheet = True
+
+
+def _example_table(ws: Any, row: int, schema: TableSchema, rows: Sequence[Mapping[str, Any]], lang: str) -> int:
+    """Filled example rows under a sheet's description, laid out as on the sheet itself."""
+    put(ws, row, 1, msg("Examples"), lang)
+    ws.cell(row=row, column=1).font = Font(bold=True, italic=True)
+    columns = [c for c in schema.columns if not c.computed]
+    row += 1
+    for offset, column in enumerate(columns):
+        put(ws, row, 3 + offset, column.header_in(lang), lang)
+        ws.cell(row=row, column=3 + offset).font = Font(bold=True)
+    for values in rows:
+        row += 1
+        for offset, column in enumerate(columns):
+            value = values.get(column.key)
+            if column.kind is Kind.CHOICE and value is not None:
+                value = column.choice_label(str(value), lang)
+            put(ws, row, 3 + offset, value, lang)
+    return row + 2
 
 
 def _describe_sheet(ws: Any, row: int, schema: TableSchema, lang: str) -> int:

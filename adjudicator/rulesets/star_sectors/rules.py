@@ -200,6 +200,29 @@ class StarSectors(Ruleset):
                 problems.add(Problem("E08", Severity.WARNING, outcome.message, None, file=sheet.file,
                                      sheet=sheet.sheet, cell=sheet.cell(row, "amount"), row=row))
 
+    def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
+        """One example per order type, on the faction's own squares where it has some."""
+        world = world_from_tables(campaign.tables)
+        own = sorted(s for (f, s), v in world.fleets.items() if f == faction and v > 0) or sorted(world.squares)[:1]
+        home = own[0] if own else "A1"
+        near = sorted(world.neighbours(home)) if home in world.squares else []
+        project = next((p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE"),
+                       f"{faction}-T01-1")
+        others = sorted(f for f in campaign.factions if f != faction)
+        seen = sorted({(u.project, u.faction) for u in world.usages if u.faction != faction})
+        stolen, victim = seen[0] if seen else (f"{others[0]}-T01-1" if others else "", others[0] if others else "")
+        rows: list[dict[str, Any]] = [
+            {"order": "MOVE", "square": home, "to": near[0] if near else home, "amount": 40},
+            {"order": "BUILD", "square": home, "amount": 25},
+            {"order": "FEASIBILITY", "description": msg("a gun like the ordinary one, only bigger")},
+            {"order": "RESEARCH_PAY", "project": project, "amount": 100},
+        ]
+        if victim:
+            rows.append({"order": "THEFT", "project": stolen, "victim": victim})
+        if campaign.parameters["allow_disband"]:
+            rows.append({"order": "DISBAND", "square": home, "amount": 10})
+        return {"orders": rows}
+
     def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
         """The price of stealing each component seen in battle (what THEFT would cost)."""
         world = world_from_tables(campaign.tables)
