@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench templates clean messages
+.PHONY: demo test lint bench templates clean messages pictures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ bench: $(STAMP)
 
 templates: $(STAMP)
 	$(BIN)/python -m adjudicator.blank_templates workbook_templates
+
+# Pictures of every ruleset's order sheet and results report for the docs (needs LibreOffice and pdftoppm).
+pictures: $(STAMP)
+	$(BIN)/python -m adjudicator.pictures docs/images
 
 clean:
 	rm -rf $(VENV) demo-output

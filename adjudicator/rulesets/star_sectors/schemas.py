@@ -71,10 +71,11 @@ ORDERS = TableSchema(
             width=10,
             help=N_("What the order costs, computed by the workbook as you type; the GM's adjudicator recomputes it."),
             formula=(
-                "=IF(OR({is:order:BUILD},{is:order:RESEARCH_PAY}),N({col:amount}),"
+                '=IF({col:order}="","",'
+                "IF(OR({is:order:BUILD},{is:order:RESEARCH_PAY}),N({col:amount}),"
                 "IF({is:order:DISBAND},-N({col:amount}),"
                 "IF({is:order:FEASIBILITY},{param:feasibility_fee},"
-                "IF({is:order:THEFT},IFERROR(VLOOKUP({col:project},{lookup:theft_prices},2,0),0),0))))"
+                "IF({is:order:THEFT},IFERROR(VLOOKUP({col:project},{lookup:theft_prices},2,0),0),0)))))"
             ),
         ),
     ),
