@@ -115,3 +115,17 @@ def records(frame: Any) -> list[tuple[int, dict[str, Any]]]:
 
     ``DataFrame.iterrows`` infers a dtype per row and turns None into NaN; this does not."""
     return [(int(index), record) for index, record in zip(frame.index, frame.to_dict("records"), strict=True)]
+
+
+def plain_rows(frame: Any) -> list[dict[str, Any]]:
+    """The rows of a state table as dicts, with pandas' missing values (NaN, NA) as None."""
+    if frame is None or frame.empty:
+        return []
+    return [{k: (None if _missing(v) else v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return value is None or bool(value != value)  # NaN is the one value unequal to itself
+    except (TypeError, ValueError):
+        return False

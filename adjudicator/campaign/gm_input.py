@@ -12,12 +12,12 @@ import pandas as pd
 from openpyxl import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from adjudicator.campaign.submissions import read_sheets
 from adjudicator.engine.ruleset import Ruleset, SheetRows
 from adjudicator.i18n import gettext_in, msg
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Kind
-from adjudicator.validation import validate_table
-from adjudicator.xlsx.reading import read_table, read_workbook
+from adjudicator.xlsx.reading import read_workbook
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import INSTRUCTIONS
 from adjudicator.xlsx.writing import TITLE_FONT, atomic_save, header_row, put, write_rows
@@ -95,11 +95,4 @@ def read_gm_input(path: Path, ruleset: Ruleset, problems: ProblemList) -> dict[s
     book = read_workbook(path, problems, GM_LIMITS)
     if book is None:
         return None
-    sheets: dict[str, SheetRows] = {}
-    for schema in ruleset.gm_input_schemas:
-        table = read_table(book, schema, problems)
-        if table is None:
-            continue
-        typed = validate_table(table, problems, path.name)
-        sheets[schema.key] = SheetRows(schema, table.sheet, typed, table.letters, path.name)
-    return sheets
+    return read_sheets(book, ruleset.gm_input_schemas, problems)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
 from adjudicator.i18n import msg
 from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList
+from adjudicator.sheets import TableSchema
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.identity import (
     OLDEST_READABLE_VERSION,
@@ -98,20 +100,25 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
         problems.error("F09", msg("{file} holds orders for turn {turn}, but the current turn is {current}.",
                                   file=path.name, turn=identity.turn, current=campaign.turn),
                        msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
-    sheets: dict[str, SheetRows] = {}
-    for schema in ruleset.order_schemas:
-        table = read_table(book, schema, problems)
-        if table is None:
-            continue
-        typed = validate_table(table, problems, path.name)
-        sheets[schema.key] = SheetRows(schema, table.sheet, typed, table.letters, path.name)
-    orders = FactionOrders(faction, path.name, sheets)
+    orders = FactionOrders(faction, path.name, read_sheets(book, ruleset.order_schemas, problems))
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
         ruleset.validate_orders(campaign, faction, orders, problems)
     mark_invalid_rows(orders, problems)
     problems.sort()
     submission.orders = orders
     return submission
+
+
+def read_sheets(book: WorkbookData, schemas: Sequence[TableSchema], problems: ProblemList) -> dict[str, SheetRows]:
+    """The typed rows of each sheet of ``schemas`` found in ``book`` (problems for what is missing or wrong)."""
+    sheets: dict[str, SheetRows] = {}
+    for schema in schemas:
+        table = read_table(book, schema, problems)
+        if table is None:
+            continue
+        typed = validate_table(table, problems, book.name)
+        sheets[schema.key] = SheetRows(schema, table.sheet, typed, table.letters, book.name)
+    return sheets
 
 
 def mark_invalid_rows(orders: FactionOrders, problems: ProblemList) -> None:

@@ -9,8 +9,9 @@ a file.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -166,41 +167,27 @@ def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
             ws.row_dimensions[row[0].row].height = 15 * lines
 
 
-def atomic_save(wb: Workbook, path: Path) -> None:
-    """Save to a temporary file beside ``path``, flush it to disk, then rename it into place."""
-    temporary = _temporary_beside(path)
+def _atomic(target: Path, write: Callable[[str], None]) -> None:
+    """Let ``write`` fill a temporary file beside ``target``, flush it to disk, then rename it into place:
+    a reader sees the old file or the new one, never half of one."""
+    temporary = _temporary_beside(target)
     try:
-        wb.save(temporary)
+        write(temporary)
         with open(temporary, "rb+") as written:
             os.fsync(written.fileno())
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def atomic_save(wb: Workbook, path: Path) -> None:
+    _atomic(path, wb.save)
 
 
 def atomic_copy(source: Path, target: Path) -> None:
-    temporary = _temporary_beside(target)
-    try:
-        with open(temporary, "wb") as out, open(source, "rb") as src:
-            while chunk := src.read(1 << 20):
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    _atomic(target, lambda temporary: shutil.copyfile(source, temporary))
 
 
 def atomic_write_text(target: Path, text: str) -> None:
-    temporary = _temporary_beside(target)
-    try:
-        with open(temporary, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    _atomic(target, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))

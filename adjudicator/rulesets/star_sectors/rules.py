@@ -24,6 +24,7 @@ from adjudicator.engine.ruleset import (
     TurnResult,
 )
 from adjudicator.i18n import N_, msg
+from adjudicator.ledger import NullLedger
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.star_sectors import schemas
 from adjudicator.rulesets.star_sectors.orders import build, disband, feasibility, move, research_pay, theft
@@ -187,7 +188,7 @@ class StarSectors(Ruleset):
         player learns before the deadline which rows would be refused (E01–E11, E14, E15)."""
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()
-        ctx = Context(campaign.parameters, campaign.turn, _NullLedger(campaign.turn), set(campaign.factions))
+        ctx = Context(campaign.parameters, campaign.turn, NullLedger(campaign.turn), set(campaign.factions))
         outcomes, accepted, late_builds = carry_out_faction(snapshot, world, order_rows(orders), ctx)
         move.apply_all(world, accepted, ctx)
         for order in late_builds:  # build_timing = AFTER_MOVE: spent after the moves, still from this treasury
@@ -352,17 +353,6 @@ def _balances(world: World) -> dict[tuple[str, str], int]:
 def _problem(rejection: Rejection, sheet: SheetRows, row: int) -> Problem:
     return Problem(rejection.code, Severity.ERROR, rejection.message, rejection.hint, file=sheet.file,
                    sheet=sheet.sheet, cell=sheet.cell(row, rejection.column), row=row)
-
-
-class _NullLedger:
-    """A ledger that forgets: ``check`` simulates spending without keeping lines."""
-
-    def __init__(self, turn: int) -> None:
-        self.turn = turn
-        self.lines: list[Any] = []
-
-    def post(self, *args: Any, **kwargs: Any) -> None:
-        return None
 
 
 class GmInputs:

@@ -8,6 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.sheets import plain_rows
+
 
 def square_id(value: Any) -> str:
     """Squares are named by the GM (``C4``); names are case-insensitive."""
@@ -108,18 +110,9 @@ class World:
         return project.price if project else 0
 
 
-def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
-    if frame is None or frame.empty:
-        return []
-    return [
-        {k: (None if v is None or (isinstance(v, float) and pd.isna(v)) else v) for k, v in row.items()}
-        for row in frame.to_dict("records")
-    ]
-
-
 def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     squares = {}
-    for row in _rows(tables.get("map")):
+    for row in plain_rows(tables.get("map")):
         sid = square_id(row["square"])
         builders = frozenset(
             b.strip().upper() for b in str(row.get("build") or "").replace(";", ",").split(",") if b.strip()
@@ -127,16 +120,16 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
         squares[sid] = Square(
             sid, int(row["x"]), int(row["y"]), int(row["income"]), row.get("passable") != "NO", builders
         )
-    treasury = {str(r["id"]): int(r.get("treasury") or 0) for r in _rows(tables.get("factions"))}
+    treasury = {str(r["id"]): int(r.get("treasury") or 0) for r in plain_rows(tables.get("factions"))}
     fleets: dict[tuple[str, str], int] = {}
     labels: dict[tuple[str, str], str] = {}
-    for row in _rows(tables.get("fleets")):
+    for row in plain_rows(tables.get("fleets")):
         key = (str(row["faction"]), square_id(row["square"]))
         fleets[key] = fleets.get(key, 0) + int(row["value"])
         if row.get("label"):
             labels[key] = str(row["label"])
     projects = {}
-    for row in _rows(tables.get("projects")):
+    for row in plain_rows(tables.get("projects")):
         projects[str(row["project"])] = Project(
             id=str(row["project"]),
             faction=str(row["faction"]),
@@ -151,7 +144,7 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
         )
     usages = [
         Usage(str(r["project"]), str(r["faction"]), int(r["turn"]), str(r.get("opponent") or ""))
-        for r in _rows(tables.get("usages"))
+        for r in plain_rows(tables.get("usages"))
     ]
     return World(squares, treasury, {k: v for k, v in fleets.items() if v > 0}, labels, projects, usages)
 
