@@ -24,6 +24,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/galactic_war_odds.py
 
 templates: $(STAMP)
 	$(BIN)/python -m adjudicator.blank_templates workbook_templates

@@ -25,8 +25,9 @@ from adjudicator.campaign import pipeline
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
 from adjudicator.click_i18n import language_from_environment
+from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
-from adjudicator.i18n import LANGUAGES, Msg, msg, normalise_language
+from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
 from adjudicator.problems import Problem
 
 EXIT_PROBLEMS = 1
@@ -98,18 +99,40 @@ def summary(submissions: list[Submission], missing: list[str], checked: dict[str
         show_problems(problems, lang)
 
 
+def explicit_language() -> str | None:
+    """``ADJUDICATOR_LANG`` (``es``, ``es_AR``, ``Русский``…), when set to a supported language."""
+    try:
+        return normalise_language(os.environ["ADJUDICATOR_LANG"])
+    except (KeyError, UnsupportedLanguageError):
+        return None
+
+
+class LanguageFirstGroup(click.Group):
+    """Reads ``--lang`` before click parses anything, so that even ``--help`` and usage errors of the
+    top-level command come in that language."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for index, arg in enumerate(args):
+            chosen = arg.partition("=")[2] if arg.startswith("--lang=") else None
+            if arg == "--lang" and index + 1 < len(args):
+                chosen = args[index + 1]
+            if chosen in LANGUAGES:
+                click_i18n.install(chosen, self)
+                break
+        return super().parse_args(ctx, args)
+
+
 def language(campaign_lang: str) -> str:
     return State.lang or campaign_lang
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LanguageFirstGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="adjudicator")
 @click.option("--lang", type=click.Choice(LANGUAGES),
               help="Language of the messages (default: ADJUDICATOR_LANG, else the campaign's).")
 def main(lang: str | None) -> None:
     """Adjudicate turns of play-by-email strategy campaigns from order workbooks."""
-    explicit = os.environ.get("ADJUDICATOR_LANG", "")
-    State.lang = lang or (normalise_language(explicit) if explicit in LANGUAGES else None)
+    State.lang = lang or explicit_language()
     click_i18n.install(State.lang or language_from_environment() or "en", main)
 
 
@@ -138,9 +161,13 @@ def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
     lang = State.lang or "en"
     try:
         ruleset = find_ruleset(ruleset_name)
-    except UnknownRulesetError:
-        say(msg("Unknown ruleset {name}. Installed: {names}.", name=ruleset_name, names=", ".join(installed())),
-            lang, "red")
+    except UnknownRulesetError as error:
+        if ruleset_name.strip().casefold().replace("-", "_") in broken():
+            say(msg("The ruleset {name} is installed but cannot be loaded: {reason}", name=ruleset_name,
+                    reason=str(error)), lang, "red")
+        else:
+            say(msg("Unknown ruleset {name}. Installed: {names}.", name=ruleset_name, names=", ".join(installed())),
+                lang, "red")
         sys.exit(EXIT_UNUSABLE)
     created = pipeline.new_campaign(ruleset, folder, example)
     say(msg("Campaign created: {path}", path=str(created.master)), lang, "green")
@@ -257,6 +284,7 @@ def _add_ruleset_commands() -> None:
                 main.add_command(command)
 
 
+main.add_command(console_command)
 _add_ruleset_commands()
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 

@@ -47,10 +47,13 @@ class Column:
     #: A spreadsheet formula for a computed column (a preview for the player, never read back): see
     #: :func:`adjudicator.xlsx.templates.expand_formula` for its placeholders.
     formula: str = ""
+    #: A computed column whose formulas the ruleset writes itself (``Ruleset.decorate_template``).
+    preview: bool = False
 
     @property
     def computed(self) -> bool:
-        return bool(self.formula)
+        """Filled by the workbook's own formulas: locked, and never read back by the engine."""
+        return bool(self.formula) or self.preview
 
     def header_in(self, lang: str) -> str:
         return gettext_in(lang, self.header)

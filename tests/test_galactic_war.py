@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +61,7 @@ def run(tmp_path: Path, data: dict[str, Any], sheets: dict[str, dict[str, list[d
     root = make_campaign(tmp_path / "c", data)
     for faction in ("ALPHA", "BETA", "GAMMA"):
         orders(root, faction, sheets.get(faction, {}))
-    if gm is not None:
-        write_gm(root, gm)
+    write_gm(root, gm or {})  # the turn waits for the Rulers' purchase list, even an empty one
     outcome = pipeline.run(root)
     assert outcome.status == "resolved", outcome.status
     return root, outcome
@@ -189,25 +187,33 @@ def test_moves_are_simultaneous_crossing_fleets_do_not_fight(tmp_path: Path) -> 
 
 # -------------------------------------------------------------------------------- space battles
 def test_battle_trophies_retreat_and_every_roll_logged(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2"), ("A2", "ALPHA", "CRUISER", "2"), ("A3", "ALPHA", "FIGHTER", "2"),
-               ("B1", "BETA", "CRUISER", "3"), ("B2", "BETA", "FIGHTER", "3")])
+    # Deterministic whatever the dice: Dreadnoughts and Fighters hit on 1+, Cruisers and Transports on 11+ (never).
+    data = gw([("D1", "ALPHA", "DREADNOUGHT", "2"), ("D2", "ALPHA", "DREADNOUGHT", "2"),
+               ("B1", "BETA", "CRUISER", "3"), ("B2", "BETA", "CRUISER", "3"), ("B3", "BETA", "CRUISER", "3"),
+               ("B4", "BETA", "FIGHTER", "3"), ("B5", "BETA", "TRANSPORT", "3")])
+    data["tables"]["unit_types"] = [{"type": "DREADNOUGHT", "combat": 1}, {"type": "FIGHTER", "combat": 1},
+                                    {"type": "CRUISER", "combat": 11}, {"type": "TRANSPORT", "combat": 11}]
     root, outcome = run(tmp_path, data, {
-        "ALPHA": {"moves": [{"origin": "2", "units": "A1, A2", "path": "3"}]},
-        "BETA": {"battle_plan": [{"scope": "ALL", "retreat_if": "AFTER_ROUND 1"}]}})
+        "ALPHA": {"moves": [{"origin": "2", "units": "D1, D2", "path": "3"}]},
+        "BETA": {"battle_plan": [{"scope": "ALL", "retreat_if": "OWN_SHIPS<=2", "retreat_to": "6"}]}})
+    # Round 1: Alpha hits twice (B4, then B1: Fighter, then Cruiser), B4 hits once (D1). Beta keeps 3 ships.
+    # Round 2: D2 hits B2; Beta misses; Beta has 2 ships left and declares its retreat. Round 3: only D2 fires
+    # (B3); B5 leaves for 6. Alpha holds 3 and earns 2 credits for each of B1, B2, B3 (none for the Fighter).
     after = units(root)
+    assert {u: after[u]["system"] for u in after} == {"D2": "3", "B5": "6"}
+    assert credits(root) == {"ALPHA": 6, "BETA": 0, "GAMMA": 0}
     report = sheet_rows(outcome.results["BETA"], "Report")
     battle = next(r for r in report if r[0] == "3" and r[2] == "ALPHA")
-    beta_left = [u for u in after.values() if u["race"] == "BETA"]
-    alpha_left = [u for u in after.values() if u["race"] == "ALPHA" and u["system"] == "3"]
-    if beta_left and alpha_left:  # the defender declared its retreat after round 1 and left after round 2
-        assert {u["system"] for u in beta_left} <= {"4", "6"}
-    winner = battle[5]
-    alpha_lost = sum(1 for u in ("A1", "A2") if u not in after)
-    assert credits(root) == {"ALPHA": 2 * ("B1" not in after) if winner == "ALPHA" else 0,
-                             "BETA": 2 * alpha_lost if winner == "BETA" else 0, "GAMMA": 0}
-    assert battle[6] == max(credits(root).values())  # the Trophies column; Fighters give none
-    purposes = [r.purpose for r in outcome_dice(root)]
-    assert purposes and all(re.fullmatch(r"battle:3:1:r-?\d+:(ALPHA|BETA):[AB]\d", p) for p in purposes)
+    assert battle[3:8] == ["BETA", "the attacker holds the system", "ALPHA", 6, "BETA→6"]
+    lost = [(r[2], r[3], r[4]) for r in rolls(outcome, "BETA") if str(r[4]).startswith("lost")]
+    assert lost == [(1, "ALPHA", "lost: D1"), (1, "BETA", "lost: B4, B1"), (2, "BETA", "lost: B2"),
+                    (3, "BETA", "lost: B3")]
+    purposes = sorted(r.purpose for r in outcome_dice(root))
+    assert purposes == sorted(
+        [f"battle:3:1:r1:{race}:{u}" for race, us in (("ALPHA", "D1 D2"), ("BETA", "B1 B2 B3 B4 B5"))
+         for u in us.split()]
+        + [f"battle:3:1:r2:{race}:{u}" for race, us in (("ALPHA", "D2"), ("BETA", "B2 B3 B5")) for u in us.split()]
+        + ["battle:3:1:r3:ALPHA:D2"])
 
 
 def outcome_dice(root: Path) -> list[Any]:
@@ -257,9 +263,13 @@ def test_hits_beyond_the_targets_are_lost_and_cargo_dies_with_its_transport(tmp_
     data = gw([("D1", "ALPHA", "DREADNOUGHT", "2"), ("D2", "ALPHA", "DREADNOUGHT", "2"),
                ("D3", "ALPHA", "DREADNOUGHT", "2"), ("T1", "BETA", "TRANSPORT", "3"), ("G1", "BETA", "GF", "3>T1")],
               seed=3)
-    root, _ = run(tmp_path, data, {"ALPHA": {"moves": [{"origin": "2", "units": "Dreadnought x3", "path": "3"}]}})
+    data["tables"]["unit_types"] = [{"type": "DREADNOUGHT", "combat": 1}, {"type": "TRANSPORT", "combat": 11}]
+    root, outcome = run(tmp_path, data, {"ALPHA": {"moves": [{"origin": "2", "units": "Dreadnought x3",
+                                                              "path": "3"}]}})
     after = units(root)
-    assert ("T1" in after) == ("G1" in after)
+    assert sorted(after) == ["D1", "D2", "D3"]  # three hits, one target: T1 and the GF aboard it
+    assert [r[4] for r in rolls(outcome, "ALPHA") if str(r[4]).startswith("lost")] == ["lost: T1"]
+    assert credits(root)["ALPHA"] == 2
 
 
 # ----------------------------------------------------------------------------------- invasions
@@ -274,15 +284,27 @@ def invasion_data(defenders: list[tuple[str, str, str, str]], techs: dict[str, s
 
 def test_invasion_conquers_destroys_pds_and_dock_and_shows_the_odds(tmp_path: Path) -> None:
     data = invasion_data([("B1", "BETA", "PDS", "3/MARS")])  # no defending GF: falls if a GF survives the PDS
+    data["tables"]["unit_types"] = [{"type": "PDS", "combat": 11}]  # the PDS cannot hit: the outcome is certain
     root, outcome = run(tmp_path, data, {"ALPHA": {"invasions": [{"system": "3", "planet": "MARS",
                                                                   "land": "G1, G2, G3, P1"}]}})
     planet = owners(root)["MARS"]
     after = units(root)
-    if planet["owner"] == "ALPHA":
-        assert "B1" not in after and planet["dock"] is None or planet["dock"] == ""
-        assert after["P1"]["planet"] == "MARS"
-    text = results_text(outcome, "ALPHA")
-    assert re.search(r"MARS (conquered|failed).*chance beforehand: \d+\.\d%", text) or "MARS conquered" in text
+    assert (planet["owner"], planet["dock"]) == ("ALPHA", None)
+    assert "B1" not in after and {u: after[u]["planet"] for u in ("G1", "G2", "G3", "P1")} == dict.fromkeys(
+        ("G1", "G2", "G3", "P1"), "MARS")
+    assert "MARS conquered (chance beforehand: 100.0%)." in results_text(outcome, "ALPHA")
+    assert [r.purpose for r in outcome_dice(root)] == ["invasion:MARS:ALPHA:2:pds:BETA:B1"]
+
+
+def test_invasion_fails_against_pds_that_destroy_the_landing(tmp_path: Path) -> None:
+    data = invasion_data([("B1", "BETA", "PDS", "3/MARS"), ("B2", "BETA", "PDS", "3/MARS")])
+    data["tables"]["unit_types"] = [{"type": "PDS", "combat": 1}]  # every PDS shot hits
+    root, outcome = run(tmp_path, data, {"ALPHA": {"invasions": [{"system": "3", "planet": "MARS",
+                                                                  "land": "G1, G2, P1"}]}})
+    after = units(root)
+    assert owners(root)["MARS"]["owner"] == "BETA" and owners(root)["MARS"]["dock"] == "Y"
+    assert [u for u in ("G1", "G2", "P1", "B1", "B2") if u in after] == ["B1", "B2"]  # the landed PDS too
+    assert "The invasion of MARS failed (chance beforehand: 0.0%)." in results_text(outcome, "ALPHA")
 
 
 def test_check_shows_the_exact_chance_beside_the_invasion(tmp_path: Path) -> None:

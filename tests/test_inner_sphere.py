@@ -4,6 +4,7 @@ through real workbooks and turns (spec §2, §4.1, §4.2, §4.5, §6, §9, worke
 from __future__ import annotations
 
 import copy
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -81,14 +82,15 @@ def problems_of(root: Path) -> set[tuple[str, str, str | None]]:
 ])
 def test_repair_cost_table_of_the_spec(code: str, green: float, regular: float, veteran: float, elite: float) -> None:
     purchase = tariffs(None).units[code].purchase
-    got = [regiment_repair_cost(purchase, exp, PARAMS) / 100 for exp in ("GREEN", "REGULAR", "VETERAN", "ELITE")]
-    assert got == [green, regular, veteran, elite]
+    got = [regiment_repair_cost(purchase, exp, PARAMS) for exp in ("GREEN", "REGULAR", "VETERAN", "ELITE")]
+    assert got == [Decimal(str(v)) for v in (green, regular, veteran, elite)]
+    assert all(isinstance(v, (int, Decimal)) for v in got)
 
 
 def test_repair_cost_additive_mode_veteran_75_elite_100_percent() -> None:
     params = {**PARAMS, "repair_exp_cost_mode": "additive"}
-    assert regiment_repair_cost(50000, "VETERAN", params) == 37500
-    assert regiment_repair_cost(50000, "ELITE", params) == 50000
+    assert regiment_repair_cost(500, "VETERAN", params) == 375
+    assert regiment_repair_cost(500, "ELITE", params) == 500
 
 
 def test_repair_durations_own_and_disputed() -> None:
@@ -98,8 +100,8 @@ def test_repair_durations_own_and_disputed() -> None:
 
 
 def test_w7_research_costs_300_when_opening_then_250() -> None:
-    assert roll_cost(False, 5, PARAMS) == 30000
-    assert roll_cost(True, 5, PARAMS) == 25000
+    assert roll_cost(False, 5, PARAMS) == 300
+    assert roll_cost(True, 5, PARAMS) == 250
 
 
 @pytest.mark.parametrize(("cls", "steps", "cost"), [
@@ -107,7 +109,7 @@ def test_w7_research_costs_300_when_opening_then_250() -> None:
 ])
 def test_jumpship_charges_of_the_worked_examples(cls: str, steps: int, cost: int) -> None:
     """W1 (9 steps with the path expanded, 8 with the GM's adjacency), W2, W3/W4/W5, W6; a ship with no chain pays 1."""
-    assert ns_charge(tariffs(None).ships[cls].per_hex, steps) == cost * 100
+    assert ns_charge(tariffs(None).ships[cls].per_hex, steps) == cost
 
 
 def test_hex_geometry_odd_q() -> None:
@@ -386,6 +388,8 @@ def test_example_check_reports_every_mistake_at_its_cell_in_spanish(tmp_path: Pa
         ("STEINER", "E-DEF-BUSY", "Compras", "B3"), ("STEINER", "E-RES-DICE", "Investigación", "D8"),
         ("LIAO", "E-REP-LOC", "Repairs", "B3"), ("LIAO", "E-BUY-SYS", "Purchases", "B2"),
         ("LIAO", "E-FUNDS", "Research", "A2"),
+        ("DAVION", "W-MOV-PATH", "Movimiento", "D6"), ("STEINER", "E-MOV-NOTHERE", "Movimiento", "E3"),
+        ("LIAO", "E-MOV-SHIP", "Jumpship movement", "A2"),
     }
     kurita = next(s for s in outcome.submissions if s.faction == "KURITA")
     assert next(p for p in kurita.problems if p.code == "E-REP-NOTDAMAGED").message.render("es") == \
@@ -416,7 +420,7 @@ def test_three_turns_of_the_example_from_the_cli_reconcile(tmp_path: Path) -> No
     root = tmp_path / "ex"
     runner = CliRunner()
     assert runner.invoke(main, ["new", "inner_sphere", str(root), "--example"]).exit_code == 0
-    opening = {f: treasury(root, f) for f in state(root).factions}
+    opening = {f: exact_treasury(root, f) for f in state(root).factions}
     for turn in (5, 6, 7):
         if turn > 5:
             fill_next_turn(root, turn)
@@ -426,24 +430,33 @@ def test_three_turns_of_the_example_from_the_cli_reconcile(tmp_path: Path) -> No
         assert state(root).turn == turn + 1
     # The campaign's ledger holds every change of every treasury over the three turns.
     ledger = state_ledger(root)
-    closing = {f: treasury(root, f) for f in opening}
+    closing = {f: exact_treasury(root, f) for f in opening}
+    assert ACCOUNT == "treasury"
     for faction in opening:
-        changes = sum(row[4] for row in ledger if row[2] == faction)
-        assert round(opening[faction] * 100) + changes == round(closing[faction] * 100), faction
+        changes = sum((row[4] for row in ledger if row[2] == faction), Decimal(0))
+        assert opening[faction] + changes == closing[faction], faction  # exact: Decimal, never float sums
     assert {row[0] for row in ledger} == {5, 6, 7}
+    assert any(row[4] != row[4].to_integral_value() for row in ledger)  # 2.5 upkeeps, 31.25 repairs...
     lines = [_Line(row) for row in ledger]
-    assert unreconciled({(f, ACCOUNT): round(opening[f] * 100) for f in opening}, lines,
-                        {(f, ACCOUNT): round(closing[f] * 100) for f in opening}) == []
+    assert unreconciled({(f, ACCOUNT): opening[f] for f in opening}, lines,
+                        {(f, ACCOUNT): closing[f] for f in opening}) == []
+
+
+def exact_treasury(root: Path, faction: str) -> Decimal:
+    frame = state(root).tables["factions"]
+    return Decimal(str(next(r["treasury"] for r in frame.to_dict("records") if r["id"] == faction)))
 
 
 class _Line:
     def __init__(self, row: list[Any]) -> None:
-        self.faction, self.account, self.change, self.balance = row[2], ACCOUNT, int(row[4]), int(row[5])
+        self.faction, self.account, self.change, self.balance = row[2], ACCOUNT, row[4], row[5]
 
 
 def state_ledger(root: Path) -> list[list[Any]]:
+    """The campaign's ledger with its amounts read back as exact decimals (the workbook holds numbers)."""
     rows = sheet_rows(root / "campaign.xlsx", "Ledger", "es")
-    return [[int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5])] for r in rows[1:]]
+    assert all(isinstance(r[4], (int, float)) and isinstance(r[5], (int, float)) for r in rows[1:])
+    return [[int(r[0]), r[1], r[2], r[3], Decimal(str(r[4])), Decimal(str(r[5]))] for r in rows[1:]]
 
 
 def test_example_spanish_words_are_read(tmp_path: Path) -> None:
@@ -459,12 +472,13 @@ def test_example_spanish_words_are_read(tmp_path: Path) -> None:
     assert fold("Reparación") in RULESET.order_schemas[0].spellings()
 
 
-def test_cost_preview_formulas_decorate_the_template(tmp_path: Path) -> None:
+def test_cost_preview_formulas_are_in_the_templates_adjudicator_templates_writes(tmp_path: Path) -> None:
     root = tmp_path / "ex"
     from adjudicator.cli import main
 
     pipeline.new_campaign(RULESET, root, example=True)
-    result = CliRunner().invoke(main, ["inner-sphere-templates", str(root)])
+    assert RULESET.commands() == []  # no extra command: the ordinary `templates` decorates
+    result = CliRunner().invoke(main, ["templates", str(root)])
     assert result.exit_code == 0, result.output
     import openpyxl
 

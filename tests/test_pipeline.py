@@ -283,3 +283,46 @@ def test_one_adjudicator_at_a_time(example: Path) -> None:
     lock.write_text("999999999")  # its process is gone: the lock is stale
     assert pipeline.run(example).status == "resolved"
     assert not lock.exists()
+
+
+def test_an_interrupted_setting_aside_is_undone(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reprocessing dies while it moves the earlier results aside: they are all put back."""
+    import os as real_os
+
+    from adjudicator.campaign import store
+
+    pipeline.run(example)
+    before = tree_digest(example)
+    moved = {"n": 0}
+    real_replace = real_os.replace
+
+    def die_on_second_move(src, dst):  # noqa: ANN001
+        if "superseded-" in str(dst):
+            moved["n"] += 1
+            if moved["n"] == 2:
+                raise KeyboardInterrupt
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(store.os, "replace", die_on_second_move)
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.run(example, reprocess=True)
+    monkeypatch.undo()
+    pipeline.check(example)
+    after = {k: v for k, v in tree_digest(example).items() if not k.startswith("checks/")}
+    assert after == before
+
+
+def test_size_limits_set_by_the_gm(example: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.load_workbook(example / "campaign.xlsx")
+    settings = book.worksheets[0]
+    settings.append(["max_file_mb", 0.001])
+    book.save(example / "campaign.xlsx")
+    outcome = pipeline.check(example)
+    assert all("F02" in s.problems.codes() for s in outcome.submissions)
+    settings.cell(row=settings.max_row, column=2, value="lots")
+    book.save(example / "campaign.xlsx")
+    with pytest.raises(pipeline.CampaignError) as error:
+        pipeline.check(example)
+    assert [(p.code, p.cell) for p in error.value.problems] == [("M02", f"B{settings.max_row}")]

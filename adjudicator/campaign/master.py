@@ -121,6 +121,17 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
                                   value=str(settings.get("language"))), None,
                        sheet=table.sheet, cell=setting_cell("language"), **where)
         language = ruleset.default_language
+    for key in ("max file mb", "max unpacked mb"):  # optional limits of submitted workbooks
+        value = settings.get(key)
+        if value in (None, ""):
+            continue
+        try:
+            if float(value) <= 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            problems.error("M02", msg("The setting {key} must be a positive number of megabytes.",
+                                      key=key.replace(" ", "_")), None,
+                           sheet=table.sheet, cell=setting_cell(key), **where)
     for key in ("campaign", "secret"):
         if not settings.get(key):
             problems.error("M04", msg("The setting {key} is missing.", key=key), None, sheet=table.sheet, **where)

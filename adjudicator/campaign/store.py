@@ -122,12 +122,15 @@ class CampaignFolder:
 
         A journal file records the commit from its first step to its last, so that an interruption
         at any point is finished (once the manifest is written) or undone (before) by :meth:`recover`."""
-        journal: dict[str, Any] = {"turn": turn, "superseded": None}
-        atomic_write_text(self.root / JOURNAL, json.dumps(journal))
         target = self.turn_dir(turn)
+        journal: dict[str, Any] = {"turn": turn, "superseded": None, "phase": "commit"}
         if supersede:
-            journal["superseded"] = self.supersede(turn).name
+            aside = _numbered(target, "superseded")
+            journal.update(superseded=aside.name, phase="supersede")
             atomic_write_text(self.root / JOURNAL, json.dumps(journal))
+            self.supersede(turn, aside)
+            journal["phase"] = "commit"
+        atomic_write_text(self.root / JOURNAL, json.dumps(journal))
         target.mkdir(parents=True, exist_ok=True)
         for item in STAGED_ITEMS:
             source = staging / item
@@ -138,11 +141,10 @@ class CampaignFolder:
         atomic_copy(target / "campaign_after.xlsx", self.master)
         (self.root / JOURNAL).unlink()
 
-    def supersede(self, turn: int) -> Path:
-        """Move a resolved turn's outputs aside (to reprocess it); the templates stay."""
+    def supersede(self, turn: int, aside: Path) -> Path:
+        """Move a resolved turn's outputs aside into ``aside`` (to reprocess it); the templates stay."""
         source = self.turn_dir(turn)
-        aside = _numbered(source, "superseded")
-        aside.mkdir()
+        aside.mkdir(exist_ok=True)
         os.replace(source / MANIFEST, aside / MANIFEST)
         for item in STAGED_ITEMS:
             if (source / item).exists():
@@ -165,8 +167,9 @@ class CampaignFolder:
                 atomic_copy(target / "campaign_after.xlsx", self.master)
                 notes.append(f"completed the interrupted commit of turn {turn}")
             else:
-                notes += self._move_partial_aside(target, turn)
-                if journal.get("superseded"):
+                if journal.get("phase") != "supersede":  # what is in the turn folder is new and partial
+                    notes += self._move_partial_aside(target, turn)
+                if journal.get("superseded") and (target / journal["superseded"]).is_dir():
                     aside = target / journal["superseded"]
                     for item in STAGED_ITEMS:
                         if (aside / item).exists():

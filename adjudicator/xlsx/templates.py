@@ -61,6 +61,8 @@ def build_order_workbook(
         for index, column in enumerate(schema.columns, start=1):
             letter = get_column_letter(index)
             area = f"{letter}2:{letter}{INPUT_ROWS + 1}"
+            if column.preview:
+                continue  # the ruleset's decorate_template writes it
             if column.computed:
                 for r in range(2, INPUT_ROWS + 2):
                     ws.cell(row=r, column=index, value=expand_formula(

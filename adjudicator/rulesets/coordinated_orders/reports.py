@@ -24,8 +24,9 @@ from adjudicator.rulesets.coordinated_orders.phases.plan import (
     Plan,
     rollers,
 )
+from adjudicator.rulesets.coordinated_orders.phases.plan import burst as spearhead_burst
 from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, surviving
-from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game
+from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game, Trooper
 
 STATUS = {
     EXECUTES: msg("executes"),
@@ -208,35 +209,10 @@ class Reporter:
             msg("CO"), msg("Skill"), msg("Declared"), msg("Target"), msg("Rolls"), msg("Result")], rows)
 
     def roster_table(self, faction: str) -> ReportTable:
-        rows = []
-        for t in self.end.roster(faction):
-            tools = "; ".join(f"{x.name} B{x.burst}" + (f"+{x.bonus}" if x.bonus else "") for x in t.tools.values())
-            rows.append([t.id, t.unit, t.combat_group, _label(schemas.TRAININGS, t.training), t.fireteam,
-                         _label(schemas.LINKS, t.link) if t.link != "NONE" else "",
-                         _label(schemas.DEPLOYMENTS, t.deployment), t.marker,
-                         msg("YES") if t.super_jump else "", msg("NO") if not t.can_act else "",
-                         t.own_orders if t.training == "IRREGULAR" else "",
-                         t.attributes["BS"], t.attributes["CC"], t.attributes["PH"], t.attributes["WIP"], tools])
-        return ReportTable("roster", msg("Your roster"), [
-            msg("Trooper"), msg("Unit"), msg("Combat Group"), msg("Training"), msg("Fireteam"),
-            msg("Peripheral or Controller"), msg("Deployment"), msg("Marker"), msg("Super-Jump"),
-            msg("Can receive Orders"), msg("Own Irregular Orders"), msg("BS"), msg("CC"), msg("PH"), msg("WIP"),
-            msg("Weapons and Equipment")], rows)
+        return roster_table(self.end, faction)
 
     def enemy_table(self, faction: str) -> ReportTable:
-        rows = []
-        for t in sorted(self.end.troopers.values(), key=lambda x: x.public_name()):
-            if t.faction == faction or t.deployment in HIDDEN:
-                continue
-            if t.deployment == "CAMO_MARKER":
-                rows.append([t.public_name(), t.faction, msg("Camouflaged Marker"), "", "", "", "", "", ""])
-                continue
-            tools = "; ".join(f"{x.name} B{x.burst}" + (f"+{x.bonus}" if x.bonus else "") for x in t.tools.values())
-            rows.append([t.id, t.faction, t.unit, t.attributes["BS"], t.attributes["CC"], t.attributes["PH"],
-                         t.attributes["WIP"], _label(schemas.TRAININGS, t.training), tools])
-        return ReportTable("enemy", msg("Enemy troopers in sight"), [
-            msg("Trooper"), msg("Faction"), msg("Unit"), msg("BS"), msg("CC"), msg("PH"), msg("WIP"),
-            msg("Training"), msg("Weapons and Equipment")], rows)
+        return enemy_table(self.end, faction)
 
     def resources_table(self, faction: str | None) -> ReportTable:
         rows = []
@@ -273,3 +249,65 @@ class Reporter:
             tables.append(self.rolls_table(None))
         tables += [self.common_table(), self.resources_table(None), self.facts_table()]
         return tables
+
+
+# ----------------------------------------------------------------------- what a player may see of the state
+def _tools_text(t: Trooper) -> str:
+    return "; ".join(f"{x.name} B{x.burst}" + (f"{x.bonus:+d}" if x.bonus else "") for x in t.tools.values())
+
+
+def roster_table(game: Game, faction: str) -> ReportTable:
+    """The faction's own troopers, everything the rolls use (its Hidden and off-table troopers too)."""
+    rows = []
+    for t in game.roster(faction):
+        rows.append([t.id, t.unit, t.combat_group, _label(schemas.TRAININGS, t.training), t.fireteam,
+                     _label(schemas.LINKS, t.link) if t.link != "NONE" else "",
+                     _label(schemas.DEPLOYMENTS, t.deployment), t.marker if t.deployment == "CAMO_MARKER" else "",
+                     msg("YES") if t.super_jump else "", msg("NO") if not t.can_act else "",
+                     t.own_orders if t.training == "IRREGULAR" else "",
+                     t.attributes["BS"], t.attributes["CC"], t.attributes["PH"], t.attributes["WIP"], _tools_text(t)])
+    return ReportTable("roster", msg("Your roster"), [
+        msg("Trooper"), msg("Unit"), msg("Combat Group"), msg("Training"), msg("Fireteam"),
+        msg("Peripheral or Controller"), msg("Deployment"), msg("Marker"), msg("Super-Jump"),
+        msg("Can receive Orders"), msg("Own Irregular Orders"), msg("BS"), msg("CC"), msg("PH"), msg("WIP"),
+        msg("Weapons and Equipment")], rows)
+
+
+def weapons_table(game: Game, faction: str, params: dict[str, Any]) -> ReportTable:
+    """The faction's weapons, Equipment, Skills and Programs, with the Burst each gives as Spearhead (R8)."""
+    rows = []
+    for t in game.roster(faction):
+        for x in t.tools.values():
+            head = spearhead_burst(x, 0, True, True, params)[2]
+            rows.append([t.id, x.name, _label(schemas.TOOL_KINDS, x.kind), x.burst, x.bonus or "",
+                         _label(schemas.ATTRIBUTES, x.attribute) if x.attribute else "",
+                         ", ".join(sorted(x.properties)), head,
+                         params["other_burst"]])
+    return ReportTable("weapons", msg("Your weapons and Equipment"), [
+        msg("Trooper"), msg("Weapon or Equipment"), msg("Kind"), msg("Burst"), msg("Burst bonus"), msg("Attribute"),
+        msg("Properties"), msg("Burst as Spearhead"), msg("Burst of the others")], rows)
+
+
+def orders_left_table(game: Game, faction: str) -> ReportTable:
+    """The faction's Command Tokens and the Regular Orders of each of its Combat Groups."""
+    rows: list[list[Any]] = [[msg("Command Tokens"), game.tokens.get(faction, 0)]]
+    rows += [[msg("Regular Orders of Combat Group {n}", n=g), n] for (f, g), n in sorted(game.orders.items())
+             if f == faction]
+    return ReportTable("orders_left", msg("Command Tokens and Orders"), [msg("Resource"), msg("Available")], rows)
+
+
+def enemy_table(game: Game, faction: str) -> ReportTable:
+    """The enemy as ``faction`` sees it: never a Hidden or off-table trooper; a Camouflaged Marker by its
+    label only, with nothing of the trooper behind it."""
+    rows = []
+    for t in sorted(game.troopers.values(), key=lambda x: x.public_name()):
+        if t.faction == faction or t.deployment in HIDDEN:
+            continue
+        if t.deployment == "CAMO_MARKER":
+            rows.append([t.public_name(), t.faction, msg("Camouflaged Marker"), "", "", "", "", "", ""])
+            continue
+        rows.append([t.id, t.faction, t.unit, t.attributes["BS"], t.attributes["CC"], t.attributes["PH"],
+                     t.attributes["WIP"], _label(schemas.TRAININGS, t.training), _tools_text(t)])
+    return ReportTable("enemy", msg("Enemy troopers in sight"), [
+        msg("Trooper"), msg("Faction"), msg("Unit"), msg("BS"), msg("CC"), msg("PH"), msg("WIP"),
+        msg("Training"), msg("Weapons and Equipment")], rows)

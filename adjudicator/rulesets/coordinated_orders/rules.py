@@ -16,6 +16,7 @@ from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
     OrderOutcome,
+    ReportTable,
     Ruleset,
     SheetRows,
     Status,
@@ -36,7 +37,14 @@ from adjudicator.rulesets.coordinated_orders.orders import coordinated, reaction
 from adjudicator.rulesets.coordinated_orders.orders.common import Rejection
 from adjudicator.rulesets.coordinated_orders.phases.plan import Plan, needed_facts, plan, rollers
 from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, judge_dice
-from adjudicator.rulesets.coordinated_orders.reports import Reporter, line_summary
+from adjudicator.rulesets.coordinated_orders.reports import (
+    Reporter,
+    enemy_table,
+    line_summary,
+    orders_left_table,
+    roster_table,
+    weapons_table,
+)
 from adjudicator.rulesets.coordinated_orders.state import Game, game_from_tables, game_to_tables
 
 PHASE = N_("Orders Phase")
@@ -88,8 +96,17 @@ class CoordinatedOrders(Ruleset):
                        if t.faction != faction and t.deployment not in ("HIDDEN_DEPLOYMENT", "AIRBORNE_OFF_TABLE")})
         tools = sorted({tool.name for t in own for tool in t.tools.values()})
         ids = [t.id for t in own]
-        return {"trooper": ids, "reactive": ids, "target1": seen, "target2": seen, "target": seen,
+        targets = seen + ids  # a Doctor, MediKit or Engineer targets an ally
+        return {"trooper": ids, "reactive": ids, "target1": targets, "target2": targets, "target": seen,
                 "tool1": tools, "tool2": tools, "tool": tools}
+
+    def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
+        """Read-only sheets of the order workbook: the faction's roster, its weapons with their Bursts, its
+        Command Tokens and Regular Orders, and the enemy it can see (never a Hidden or off-table trooper; a
+        Camouflaged Marker only by its label)."""
+        game = game_from_tables(campaign.tables)
+        return [roster_table(game, faction), weapons_table(game, faction, campaign.parameters),
+                orders_left_table(game, faction), enemy_table(game, faction)]
 
     # --------------------------------------------------------------- resolve
     def resolve(self, turn: TurnInput) -> TurnResult:

@@ -61,8 +61,8 @@ class Trooper:
 
     def public_name(self) -> str:
         """How the enemy sees it: a Camouflaged Marker by its label."""
-        if self.deployment == "CAMO_MARKER" and self.marker:
-            return self.marker
+        if self.deployment == "CAMO_MARKER":
+            return self.marker or "?"
         return self.id
 
 
@@ -134,6 +134,7 @@ def game_from_tables(tables: dict[str, pd.DataFrame]) -> Game:
             own_orders=_int(r.get("own_orders")),
             attributes={a: _int(r.get(a.lower())) for a in ("BS", "CC", "PH", "WIP")},
         )
+    _label_markers(troopers)
     for _, r in records(tables.get("tools", pd.DataFrame())):
         owner = troopers.get(ident(r.get("trooper")))
         name = _text(r.get("tool"))
@@ -143,6 +144,20 @@ def game_from_tables(tables: dict[str, pd.DataFrame]) -> Game:
         owner.tools[fold(name)] = Tool(name, _text(r.get("kind")) or "WEAPON", _int(r.get("burst"), 1),
                                        _int(r.get("bonus")), _text(r.get("attribute")), props)
     return Game(active, phase, tokens, orders, troopers)
+
+
+def _label_markers(troopers: dict[str, Trooper]) -> None:
+    """A Camouflaged Marker the roster gives no label gets one (CAMO1, CAMO2… in roster order), so that the
+    enemy never sees the ID of the trooper behind it."""
+    used = set(troopers) | {t.marker for t in troopers.values() if t.marker}
+    n = 0
+    for t in troopers.values():
+        if t.deployment == "CAMO_MARKER" and not t.marker:
+            n += 1
+            while f"CAMO{n}" in used:
+                n += 1
+            t.marker = f"CAMO{n}"
+            used.add(t.marker)
 
 
 def game_to_tables(game: Game, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:

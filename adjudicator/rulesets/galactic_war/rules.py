@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
+
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
@@ -142,6 +144,10 @@ class GalacticWar(Ruleset):
 
     # --------------------------------------------------------------- resolve
     def resolve(self, turn: TurnInput) -> TurnResult:
+        if turn.gm_input is None:
+            # The Placement segment needs the Rulers' purchase list, a GM input (spec §1, §4.5, §6.4): the turn
+            # waits for it; an empty Purchases sheet means nothing was bought.
+            return TurnResult(gm_requests={"purchases": pd.DataFrame(columns=schemas.PURCHASES.keys())})
         campaign = turn.campaign
         params = campaign.parameters
         snapshot = world_from_tables(campaign.tables, params)

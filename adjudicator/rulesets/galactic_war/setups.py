@@ -54,7 +54,8 @@ def invasion_contest(invader: str, landers: list[Unit], bombarders: list[Unit], 
     """Bombardment (round -1), PDS fire at the landing forces (round 0), then ground combat to the end."""
     fighting = [u for u in landers if u.type in ("GF", "FIGHTER")]
     bomb = tuple((u.id, bombard_value(stats, params)) for u in sorted(bombarders, key=lambda u: u.id))
-    fire = tuple((u.id, stats["PDS"].combat) for u in sorted(pds, key=lambda u: u.id))
+    # The PDS fire at the landing GF and Fighters (G17): with nobody landing (a bombardment alone) they do not fire.
+    fire = tuple((u.id, stats["PDS"].combat) for u in sorted(pds, key=lambda u: u.id)) if fighting else ()
     a = Side(invader, ground_members(fighting, stats, invader_plan.ground), (bomb, ()))
     d = Side(defender, ground_members(defenders, stats, defender_plan.ground), ((), fire))
     return Contest("ground", a, d, dna_rounds=0, max_rounds=int(params.get("max_rounds", 50)), openers=2,

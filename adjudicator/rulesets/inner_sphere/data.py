@@ -10,7 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.rulesets.inner_sphere.state import to_cents
+from adjudicator.ledger import Amount
+from adjudicator.rulesets.inner_sphere.state import amount
 
 PACKAGE = "adjudicator.rulesets.inner_sphere"
 
@@ -23,8 +24,8 @@ def rule_tables() -> dict[str, Any]:
 @dataclass(frozen=True)
 class UnitType:
     code: str
-    purchase: int  # cents
-    upkeep: int  # cents
+    purchase: Amount  # C
+    upkeep: Amount  # C
     strength: int
     factory: str
     turns: int
@@ -48,7 +49,7 @@ class ShipClass:
     safe: int
     max: int
     accident: int
-    per_hex: int  # cents
+    per_hex: Amount  # C
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Tariffs:
     units: dict[str, UnitType]
     defences: dict[int, DefenceLevel]
     ships: dict[str, ShipClass]
-    factory_income: dict[str, int]  # cents
+    factory_income: dict[str, int]  # C
     factory_lines: dict[str, int]
     overridden: frozenset[str]
 
@@ -75,23 +76,23 @@ def tariffs(frame: pd.DataFrame | None) -> Tariffs:
         return rows.get(item, {}).get(column, default)
 
     units = {
-        code: UnitType(code, to_cents(pick(code, "purchase", u["purchase"])),
-                       to_cents(pick(code, "upkeep", u["upkeep"])), u["strength"], u["factory"],
+        code: UnitType(code, amount(pick(code, "purchase", u["purchase"])),
+                       amount(pick(code, "upkeep", u["upkeep"])), u["strength"], u["factory"],
                        int(pick(code, "turns", u["turns"])))
         for code, u in data["regiments"].items()
     }
     defences = {}
     for level, d in data["defences"].items():
         item = f"DEF{level}"
-        defences[int(level)] = DefenceLevel(int(level), to_cents(pick(item, "purchase", d["purchase"])),
-                                            to_cents(pick(item, "upkeep", d["upkeep"])), d["dice"], d["strength"],
+        defences[int(level)] = DefenceLevel(int(level), amount(pick(item, "purchase", d["purchase"])),
+                                            amount(pick(item, "upkeep", d["upkeep"])), d["dice"], d["strength"],
                                             int(pick(item, "turns", d["turns"])), d["detection"])
     ships = {
         code: ShipClass(code, s["capacity"], s["safe"], s["max"], s["accident"],
-                        to_cents(pick(code, "purchase", s["per_hex"])))
+                        amount(pick(code, "purchase", s["per_hex"])))
         for code, s in data["jumpships"].items()
     }
-    income = {t: to_cents(pick(t, "income", f["income"])) for t, f in data["factories"].items()}
+    income = {t: amount(pick(t, "income", f["income"])) for t, f in data["factories"].items()}
     lines = {t: int(f["lines"]) for t, f in data["factories"].items()}
     return Tariffs(units, defences, ships, income, lines, frozenset(rows))
 

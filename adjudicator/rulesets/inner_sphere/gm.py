@@ -15,7 +15,7 @@ from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.orders.common import GM, Context, money, post
 from adjudicator.rulesets.inner_sphere.orders.research import line_label
 from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
-from adjudicator.rulesets.inner_sphere.state import Sale, World, hex_id, key, to_cents
+from adjudicator.rulesets.inner_sphere.state import Sale, World, amount, hex_id, key
 from adjudicator.sheets import records
 
 
@@ -96,7 +96,7 @@ class GmInputs:
                 continue
             when = ctx.turn + int(ctx.params["tech_sale_delay"])
             world.sales.append(Sale(seller, buyer, line, int(points), when))
-            price = to_cents(r.get("price"))
+            price = amount(r.get("price"))
             ref = f"gm:sales:row {row}"
             if price:
                 post(world, ctx, buyer, -price, GM, msg("Technology bought from {seller}: {line}.", seller=seller,
@@ -113,13 +113,36 @@ class GmInputs:
             faction = self._faction("adjustments", row, "faction", r.get("faction"))
             if faction is None:
                 continue
-            post(world, ctx, faction, to_cents(r.get("change")), GM,
+            post(world, ctx, faction, amount(r.get("change")), GM,
                  msg("GM adjustment: {reason}", reason=str(r.get("reason") or "")), f"gm:adjustments:row {row}")
         return []
 
-    def requests(self) -> dict[str, pd.DataFrame]:
-        """The GM's sheets as entered, to be corrected."""
+    def combat_results(self, fights: list[Any]) -> dict[str, str]:
+        """{combat id: result} for every combat of this turn the GM has decided; a row naming no combat of
+        this turn, or a combat without its result, is reported at its cell."""
+        wanted = {f.id for f in fights}
+        out: dict[str, str] = {}
+        for row, r in self.rows("combats"):
+            ident = str(r.get("id") or "").strip()
+            if ident not in wanted:
+                self.error("combats", row, "id", msg("{target} is not a combat of this turn.", target=ident))
+            elif r.get("result"):
+                out[ident] = str(r["result"])
+            elif self.sheets.get("combats") is not None and fights:
+                self.error("combats", row, "result", msg("Enter the result of this combat (chapters 4-5)."))
+        return out
+
+    def requests(self, fights: list[Any] | None = None) -> dict[str, pd.DataFrame]:
+        """The GM's sheets as entered, to be corrected, and a row for every combat of the turn (with the
+        result already entered, if any)."""
         out = {}
+        entered = {str(r.get("id") or "").strip(): r.get("result") for _, r in self.rows("combats")}
+        rows = []
+        for fight in fights or []:
+            row = fight.row()
+            row["result"] = entered.get(fight.id)
+            rows.append(row)
+        out["combats"] = pd.DataFrame(rows, columns=schemas.COMBATS.keys())
         for schema in (schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS):
             sheet = self.sheets.get(schema.key)
             frame = sheet.frame if sheet is not None else pd.DataFrame(columns=schema.keys())

@@ -25,12 +25,15 @@ from adjudicator.rulesets.inner_sphere.orders.common import (
 )
 from adjudicator.rulesets.inner_sphere.orders.purchase import UNIT_LABELS
 from adjudicator.rulesets.inner_sphere.orders.research import line_label
+from adjudicator.rulesets.inner_sphere.phases.combats import Fight
 from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
+from adjudicator.rulesets.inner_sphere.phases.movement import Movement
 from adjudicator.rulesets.inner_sphere.phases.research import FactoryAttempt, LineResult
-from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, LINE_ORDER
-from adjudicator.rulesets.inner_sphere.state import Job, World, from_cents
+from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, LINE_ORDER, MOVE_ACTIONS
+from adjudicator.rulesets.inner_sphere.state import Job, World, amount
 
 EXPERIENCE_LABELS = {c.code: c.label for c in EXPERIENCE}
+ACTION_LABELS = {c.code: c.label for c in MOVE_ACTIONS}
 
 
 def h(*headers: str) -> list[Msg]:
@@ -60,7 +63,7 @@ def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
 class Reporter:
     def __init__(self, campaign: Campaign, snapshot: World, world: World, ledger: Ledger, dice: Dice,
                  lines: dict[str, list[LineResult]], attempts: dict[str, list[FactoryAttempt]],
-                 events: list[Event]) -> None:
+                 events: list[Event], moves: Movement | None = None, fights: list[Fight] | None = None) -> None:
         self.campaign = campaign
         self.snapshot = snapshot
         self.world = world
@@ -69,18 +72,20 @@ class Reporter:
         self.lines = lines
         self.attempts = attempts
         self.events = events
+        self.moves = moves or Movement()
+        self.fights = fights or []
         self.next_turn = campaign.turn + 1
 
     def treasury(self, faction: str) -> list[list[Any]]:
         lines = [x for x in self.ledger.for_faction(faction) if x.account == ACCOUNT]
-        rows: list[list[Any]] = [[msg("Opening treasury"), from_cents(self.snapshot.treasury.get(faction, 0))]]
+        rows: list[list[Any]] = [[msg("Opening treasury"), amount(self.snapshot.treasury.get(faction, 0))]]
         income = sum(x.change for x in lines if x.reference == "income")
-        rows.append([msg("Income"), from_cents(income)])
+        rows.append([msg("Income"), amount(income)])
         for phase, label in ((ECONOMY, msg("Upkeep")), (JUMPSHIPS, msg("Jumpships")), (REPAIRS, msg("Repairs")),
                              (PURCHASES, msg("Purchases")), (RESEARCH, msg("Research")), (GM, msg("GM"))):
             total = sum(x.change for x in lines if x.phase == phase and x.reference != "income")
-            rows.append([label, from_cents(total)])
-        rows.append([msg("Closing treasury"), from_cents(self.world.treasury.get(faction, 0))])
+            rows.append([label, amount(total)])
+        rows.append([msg("Closing treasury"), amount(self.world.treasury.get(faction, 0))])
         return rows
 
     def production(self, faction: str) -> list[list[Any]]:
@@ -147,6 +152,13 @@ class Reporter:
         return [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in self.dice.sorted_log()
                 if f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-")]
 
+    def routes(self, faction: str | None) -> list[list[Any]]:
+        """Each ship's route step by step with what happened and its accident roll (a faction: its own ships)."""
+        lines = sorted(self.moves.routes, key=lambda x: (x.ship, x.step, x.action == ""))
+        return [([] if faction else [x.faction]) + [x.ship, x.step, msg(ACTION_LABELS[x.action]) if x.action else "",
+                                                    x.hex, x.text, x.roll]
+                for x in lines if faction is None or x.faction == faction]
+
     def factory_attempts(self, faction: str) -> list[list[Any]]:
         return [[a.system, a.stake, a.chance, a.roll, msg("success") if a.success else msg("failure")]
                 for a in self.attempts.get(faction, [])]
@@ -158,6 +170,7 @@ class Reporter:
                         [[e.message] for e in self.events if e.faction == faction]),
             ReportTable("production", msg("Production and repairs in progress"), PRODUCTION,
                         self.production(faction)),
+            ReportTable("routes", msg("Jumpship routes"), ROUTE_HEADERS, self.routes(faction)),
             ReportTable("research", msg("Research dice this turn"), RESEARCH_HEADERS, self.research(faction)),
             ReportTable("factories", msg("New factory attempts"), FACTORY_HEADERS, self.factory_attempts(faction)),
             ReportTable("standing", msg("Research lines"), h(N_("Line"), N_("Points"), N_("Opened")),
@@ -184,6 +197,10 @@ class Reporter:
             ReportTable("gm_treasuries", msg("Treasuries (C)"), TREASURY_HEADERS, summary),
             ReportTable("gm_events", msg("Completed and lost this turn"), h(N_("Faction"), N_("Event")),
                         [[e.faction, e.message] for e in self.events]),
+            ReportTable("gm_routes", msg("Jumpship routes"), faction + ROUTE_HEADERS, self.routes(None)),
+            ReportTable("gm_combats", msg("Combats (chapters 4-5)"), COMBAT_HEADERS,
+                        [[f.id, f.defender, f.attackers, f.attack_strength, f.defenders, f.defence_strength,
+                          f.defence_level] for f in self.fights]),
             ReportTable("gm_production", msg("Production and repairs in progress"), faction + PRODUCTION, production),
             ReportTable("gm_research", msg("Research dice this turn"), faction + RESEARCH_HEADERS, research),
             ReportTable("gm_rolls", msg("Dice"), ROLL_HEADERS,
@@ -192,6 +209,9 @@ class Reporter:
         ]
 
 
+ROUTE_HEADERS = h(N_("Jumpship"), N_("Step no."), N_("Action"), N_("Hex"), N_("What happened"), N_("Roll"))
+COMBAT_HEADERS = h(N_("ID"), N_("Defender"), N_("Attacking regiments"), N_("Attack strength"),
+                   N_("Defending regiments"), N_("Defence strength"), N_("Defence level"))
 PRODUCTION = h(N_("What"), N_("Hex"), N_("Item"), N_("Arrives in turn"))
 RESEARCH_HEADERS = h(N_("Line"), N_("Points before"), N_("Dice"), N_("Modifier"), N_("ICNA"), N_("Gained"),
                      N_("Points now"), N_("Levels reached"))

@@ -1,11 +1,13 @@
-"""Inner Sphere as a ruleset of the engine: the orders phase (3.1 repairs, 3.2 purchases, 3.5 research)
-with the economy the source leaves out (spec §3, §9).
+"""Inner Sphere as a ruleset of the engine: the orders phase (3.1 repairs, 3.2 purchases, 3.3 movement,
+3.5 research) with the economy the source leaves out (spec §3, §9).
 
 Turn order: technology sales that come due; per state income, upkeep and the jumpships' minimum;
-then each state's orders paid in the order 3.1, 3.2, 3.5 and row order (a row that cannot be paid is
-refused with E-FUNDS); research dice and new factories; the GM's inputs (damage, sales, corrections);
-end of turn (repairs, production, defences). States touch only their own treasury and assets, so
-they are resolved in any order with the same result.
+then each state's orders paid in the order 3.1, 3.2, 3.3 (whole chains), 3.5 and row order (a row
+that cannot be paid is refused with E-FUNDS); research dice and new factories; movement execution in
+simultaneous steps over all ships; the GM's inputs (combat results of chapters 4–5, damage, sales,
+corrections); end of turn (control changes, repairs, production, defences). Payment touches only a
+state's own treasury and assets, and movement runs over all states at once, so the order in which
+workbooks are read changes nothing.
 """
 
 from __future__ import annotations
@@ -28,16 +30,17 @@ from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.gm import GmInputs
-from adjudicator.rulesets.inner_sphere.orders import purchase, repair, research
+from adjudicator.rulesets.inner_sphere.orders import movement, purchase, repair, research
 from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, OrderRow, Rejection
-from adjudicator.rulesets.inner_sphere.phases import economy, end_of_turn
+from adjudicator.rulesets.inner_sphere.phases import combats, economy, end_of_turn
+from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
 from adjudicator.rulesets.inner_sphere.phases import research as research_phase
 from adjudicator.rulesets.inner_sphere.reports import Reporter
-from adjudicator.rulesets.inner_sphere.state import World, world_from_tables, world_to_tables
+from adjudicator.rulesets.inner_sphere.state import World, hex_id, world_from_tables, world_to_tables
 from adjudicator.sheets import records
 
 #: Order sheets in the order they are paid (3.1, 3.2, 3.5), each with the module that carries it out.
-PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("research", research))
+PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("movement", movement), ("research", research))
 
 
 def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
@@ -52,15 +55,43 @@ def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
         for number, values in records(sheet.frame):
             if values.get("_invalid"):
                 continue
-            rows.append(OrderRow(orders.faction, key, int(number), str(values.get("kind")), dict(values)))
+            kind = values.get("action") if key == "movement" else values.get("kind")
+            rows.append(OrderRow(orders.faction, key, int(number), str(kind), dict(values)))
     return rows
 
 
-def settle(world: World, ctx: Context, faction: str, rows: list[OrderRow]) -> dict[tuple[str, int], Done | Rejection]:
-    """Collect the economy of ``faction`` and pay its orders one by one (spec §3 steps 1–3, 4, 5, 8)."""
+def area(campaign: Campaign) -> movement.Map:
+    links = [(hex_id(r.get("a")), hex_id(r.get("b"))) for r in records_of(campaign.tables.get("links"))]
+    return movement.Map(links, campaign.parameters["hex_layout"])
+
+
+def records_of(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
+    return [] if frame is None or frame.empty else frame.to_dict("records")
+
+
+def settle(world: World, ctx: Context, faction: str, rows: list[OrderRow],
+           the_map: movement.Map) -> dict[tuple[str, int], Done | Rejection]:
+    """Collect the economy of ``faction`` and pay its orders one by one (spec §3 steps 1–3, 4–6, 8): rows of
+    3.1 and 3.2, then each jumpship's whole chain, then 3.5."""
     economy.collect(world, ctx, faction)
     modules = dict(PAYMENT_ORDER)
-    return {(o.sheet, o.row): modules[o.sheet].carry_out(world, o, ctx) for o in rows}
+    out: dict[tuple[str, int], Done | Rejection] = {}
+    for o in rows:
+        if o.sheet == "research" and not ctx.plan(faction).moved:
+            _move(world, ctx, faction, rows, the_map, out)
+        if o.sheet != "movement":
+            out[(o.sheet, o.row)] = modules[o.sheet].carry_out(world, o, ctx)
+    if not ctx.plan(faction).moved:
+        _move(world, ctx, faction, rows, the_map, out)
+    return out
+
+
+def _move(world: World, ctx: Context, faction: str, rows: list[OrderRow], the_map: movement.Map,
+          out: dict[tuple[str, int], Done | Rejection]) -> None:
+    plan = ctx.plan(faction)
+    plan.moved = True
+    done, plan.chains = movement.carry_out(world, ctx, faction, [o for o in rows if o.sheet == "movement"], the_map)
+    out.update(done)
 
 
 def apply_sales_due(world: World, turn: int) -> list[end_of_turn.Event]:
@@ -84,9 +115,9 @@ class InnerSphere(Ruleset):
     data_package = "adjudicator.rulesets.inner_sphere"
     faction_columns = (schemas.TREASURY,)
     state_schemas = (schemas.SYSTEMS, schemas.FACTORIES, schemas.REGIMENTS, schemas.JUMPSHIPS, schemas.JOBS,
-                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS)
-    order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.RESEARCH)
-    gm_input_schemas = (schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
+                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS)
+    order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.RESEARCH)
+    gm_input_schemas = (schemas.COMBATS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
         return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("tariffs")), snapshot,
@@ -101,24 +132,23 @@ class InnerSphere(Ruleset):
         world = snapshot.copy()
         apply_sales_due(world, campaign.turn)
         ctx = self.context(campaign, _NullLedger(), snapshot)
-        for (key, row), outcome in sorted(settle(world, ctx, faction, order_rows(orders)).items(),
-                                          key=lambda item: (item[0][0], item[0][1])):
-            if isinstance(outcome, Rejection):
-                sheet = orders.sheets[key]
+        done = settle(world, ctx, faction, order_rows(orders), area(campaign))
+        for (key, row), outcome in sorted(done.items(), key=lambda item: (item[0][0], item[0][1])):
+            sheet = orders.sheets[key]
+            if isinstance(outcome, Rejection) and not outcome.quiet:
                 problems.add(Problem(outcome.code, Severity.ERROR, outcome.message, outcome.hint, file=sheet.file,
                                      sheet=sheet.sheet, cell=sheet.cell(row, outcome.column), row=row))
+            elif isinstance(outcome, Done) and outcome.warning is not None:
+                problems.add(Problem("W-MOV-PATH", Severity.WARNING, outcome.warning, None, file=sheet.file,
+                                     sheet=sheet.sheet, cell=sheet.cell(row, "hexes"), row=row))
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         world = world_from_tables(campaign.tables)
         own = sorted(h for h, s in world.systems.items() if s.owner == faction)
+        ships = sorted(s.id for s in world.jumpships.values() if s.owner == faction)
         damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)
         broken = sorted({f.system for f in world.factories.values() if f.damaged and world.owner(f.system) == faction})
-        return {"target": damaged + broken, "system": own}
-
-    def commands(self) -> list[Any]:
-        from adjudicator.rulesets.inner_sphere.template import templates_command
-
-        return [templates_command]
+        return {"target": damaged + broken, "system": own, "ship": ships}
 
     def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
         """Add the cost preview (formulas) to an order workbook built by the core."""
@@ -136,8 +166,9 @@ class InnerSphere(Ruleset):
 
         events = apply_sales_due(world, campaign.turn)
         outcomes: dict[tuple[str, str, int], Done | Rejection] = {}
+        the_map = area(campaign)
         for faction in sorted(campaign.factions):
-            done = settle(world, ctx, faction, order_rows(turn.orders.get(faction)))
+            done = settle(world, ctx, faction, order_rows(turn.orders.get(faction)), the_map)
             outcomes.update({(faction, key, row): o for (key, row), o in done.items()})
         lines: dict[str, list[research_phase.LineResult]] = {}
         attempts: dict[str, list[research_phase.FactoryAttempt]] = {}
@@ -147,10 +178,18 @@ class InnerSphere(Ruleset):
             attempts[faction] = research_phase.found_factories(world, faction, plan, turn.dice, campaign.parameters,
                                                                campaign.turn)
 
+        chains = [c for f in sorted(campaign.factions) for c in ctx.plan(f).chains]
+        moves = move_phase.execute(world, chains, turn.dice, campaign.parameters, ctx.tariffs)
+        fights = combats.requests(world, moves.engagements, ctx.tariffs)
+
         gm = GmInputs(turn.gm_input or {}, turn.gm_input_file, set(campaign.factions), turn.problems)
+        answers = gm.combat_results(fights)
+        if turn.gm_input is None and fights or len(answers) < len(fights) or turn.problems.has_errors():
+            return TurnResult(gm_requests=gm.requests(fights))
+        events += combats.apply(world, fights, answers)
         events += gm.apply(world, ctx)
         if turn.problems.has_errors():
-            return TurnResult(gm_requests=gm.requests())
+            return TurnResult(gm_requests=gm.requests(fights))
         events += end_of_turn.advance(world, snapshot, turn.dice, campaign.turn, campaign.language,
                                       campaign.parameters)
 
@@ -165,7 +204,7 @@ class InnerSphere(Ruleset):
             opening_balances=opening,
             closing_balances={(f, ACCOUNT): world.treasury.get(f, 0) for f in sorted(campaign.factions)},
         )
-        reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events)
+        reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events, moves, fights)
         result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
         result.gm_reports = reporter.gm()
         return result

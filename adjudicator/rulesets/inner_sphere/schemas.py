@@ -66,11 +66,11 @@ RESEARCH_KINDS = choices(
 
 # The cost preview: filled by the workbook's own formulas (see template.py), never read by the engine.
 PREVIEW = (
-    Column("cost", N_("Cost (preview)"), width=12,
+    Column("cost", N_("Cost (preview)"), width=12, preview=True,
            help=N_("Computed by the workbook for your guidance; the GM's engine recomputes every cost.")),
-    Column("running", N_("Running total"), width=12,
+    Column("running", N_("Running total"), width=12, preview=True,
            help=N_("What the orders up to this row cost, in the order they are paid: repairs, purchases, research.")),
-    Column("left", N_("Treasury left"), width=12,
+    Column("left", N_("Treasury left"), width=12, preview=True,
            help=N_("Your treasury after income, upkeep and jumpships, minus the running total.")),
 )
 
@@ -297,5 +297,85 @@ ADJUSTMENTS = TableSchema(
         Column("faction", N_("Faction"), required=True, width=10),
         Column("change", N_("Change"), Kind.NUMBER, required=True, width=10),
         Column("reason", N_("Reason"), required=True, width=30),
+    ),
+)
+
+# ------------------------------------------------------------------------------------------ 3.3 movement
+MOVE_ACTIONS = choices(
+    ("START", N_("Start"), ["Inicio", "Salida", "Comienzo"]),
+    ("MOVE", N_("Move"), ["Movimiento", "Mover", "Moverse"]),
+    ("LOAD", N_("Load"), ["Cargar", "Carga"]),
+    ("UNLOAD", N_("Unload"), ["Descargar", "Descarga"]),
+    ("WAIT", N_("Wait"), ["Esperar", "Espera"]),
+    ("RAID", N_("Raid"), ["Saquear", "Saqueo", "Incursión"]),
+    ("INVADE", N_("Invade"), ["Invasión", "Invadir", "Invasion"]),
+    ("RETREAT", N_("Retreat"), ["Retirada", "Retirarse", "Retirar"]),
+)
+
+MOVEMENT = TableSchema(
+    key="movement",
+    title=N_("Jumpship movement"),
+    synonyms=("Movimiento", "Movimientos", "Naves de salto", "3.3"),
+    help=N_("3.3: one row per action of a jumpship's chain: Start at its hex, then Move, Load, Unload, Wait, "
+            "Raid, Invade, Retreat. Every action costs one hex (a raid one per round)."),
+    columns=(
+        Column("ship", N_("Jumpship"), required=True, width=12, help=N_("The ID of your jumpship.")),
+        Column("seq", N_("Step no."), Kind.INT, minimum=1, width=7,
+               help=N_("The order of the action in the ship's chain (blank: row order).")),
+        Column("action", N_("Action"), Kind.CHOICE, required=True, choices=MOVE_ACTIONS, width=12),
+        Column("hexes", N_("Hex or path"), width=22,
+               help=N_("Move: the hexes entered, in order (0306, 0407). Other actions: the ship's hex (optional).")),
+        Column("regiments", N_("Regiments"), width=26,
+               help=N_("Load, Unload, Raid, Invade, Retreat: regiment IDs separated by commas (blank: all that can).")),
+        Column("rounds", N_("Raid rounds"), Kind.INT, minimum=0, width=8, help=N_("Raid: combat rounds (1 or more).")),
+    ),
+)
+
+LINKS = TableSchema(
+    key="links",
+    title=N_("Map links"),
+    optional=True,
+    help=N_("The GM's own adjacency list: when it has rows it replaces the hex geometry (A2)."),
+    columns=(
+        Column("a", N_("Hex"), required=True, width=8),
+        Column("b", N_("Linked hex"), required=True, width=8),
+    ),
+)
+
+COMBAT_KINDS = choices(
+    ("INVASION", N_("Invasion")),
+    ("RAID", N_("Raid")),
+    ("DEFENCE_FIRE", N_("Defence fire")),
+)
+COMBAT_RESULTS = choices(
+    ("HOLDS", N_("Defender holds"), ["Resiste", "sin efecto", "no effect"]),
+    ("TAKEN", N_("Attacker takes the system"), ["Conquistado", "Tomado"]),
+    ("DISPUTED", N_("System disputed"), ["Disputado"]),
+    ("SHIP_LOST", N_("Jumpship destroyed"), ["Nave destruida"]),
+)
+
+COMBATS = TableSchema(
+    key="combats",
+    title=N_("Combats"),
+    optional=True,
+    help=N_("Chapters 4-5 decide these (defence fire, invasions, raids): enter each row's result; damage to "
+            "single regiments goes in the Damage sheet."),
+    columns=(
+        Column("id", N_("ID"), required=True, width=26),
+        Column("kind", N_("Combat kind"), Kind.CHOICE, choices=COMBAT_KINDS, width=12),
+        Column("system", N_("System"), width=8),
+        Column("step", N_("Step no."), Kind.INT, width=6),
+        Column("attacker", N_("Attacker"), width=10),
+        Column("ship", N_("Jumpship"), width=10),
+        Column("attackers", N_("Attacking regiments"), width=34),
+        Column("attack_strength", N_("Attack strength"), Kind.INT, width=8),
+        Column("defender", N_("Defender"), width=10),
+        Column("defenders", N_("Defending regiments"), width=34),
+        Column("defence_strength", N_("Defence strength"), Kind.INT, width=8),
+        Column("defence_level", N_("Defence level"), Kind.INT, width=8),
+        Column("modifiers", N_("Research modifiers"), width=24),
+        Column("result", N_("Result"), Kind.CHOICE, choices=COMBAT_RESULTS, width=16,
+               help=N_("Defender holds, Attacker takes the system (at end of turn), System disputed, or "
+                       "Jumpship destroyed (with its cargo).")),
     ),
 )

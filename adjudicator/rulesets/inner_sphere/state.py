@@ -1,7 +1,7 @@
 """The Inner Sphere between turns, as plain values, and its conversion to and from the state tables.
 
-Money is kept in hundredths of a C (``cents``) so that 2.5 upkeep or a 31.25 repair are exact; the
-tables show C with two decimals.
+Money is kept in C as exact amounts (``int``, or ``Decimal`` such as ``Decimal("31.25")``), never floats,
+so that a 2.5 upkeep or a 31.25 repair reconcile exactly.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.ledger import Amount, exact
 from adjudicator.rulesets.inner_sphere.schemas import (
     FACTORIES,
     JOBS,
@@ -41,13 +42,11 @@ def key(value: Any) -> str:
     return str(value or "").strip().upper()
 
 
-def to_cents(amount: float | int | None) -> int:
-    return round(float(amount or 0) * 100)
-
-
-def from_cents(cents: int) -> float | int:
-    value = cents / 100
-    return int(value) if value.is_integer() else value
+def amount(value: Any) -> Amount:
+    """A cell's number as an exact amount of C: ``2.5`` → ``Decimal("2.5")``, ``50.0`` → ``50``, blank → 0."""
+    if value is None or value == "" or (isinstance(value, float) and pd.isna(value)):
+        return 0
+    return exact(value)
 
 
 @dataclass
@@ -56,7 +55,7 @@ class System:
     name: str
     owner: str = ""
     disputed: bool = False
-    income: int = 0  # cents
+    income: Amount = 0
     defence: int = 0
     icna: bool = False
 
@@ -117,7 +116,7 @@ class Sale:
 @dataclass
 class World:
     systems: dict[str, System]
-    treasury: dict[str, int]  # cents
+    treasury: dict[str, Amount]
     factories: dict[str, Factory] = field(default_factory=dict)
     regiments: dict[str, Regiment] = field(default_factory=dict)
     jumpships: dict[str, Jumpship] = field(default_factory=dict)
@@ -164,8 +163,8 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     for r in _rows(tables.get("systems")):
         h = hex_id(r["hex"])
         systems[h] = System(h, str(r.get("name") or h), key(r.get("owner")), r.get("disputed") == "YES",
-                            to_cents(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
-    treasury = {key(r["id"]): to_cents(r.get("treasury")) for r in _rows(tables.get("factions"))}
+                            amount(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
+    treasury = {key(r["id"]): amount(r.get("treasury")) for r in _rows(tables.get("factions"))}
     world = World(systems, treasury)
     for r in _rows(tables.get("factories")):
         f = Factory(key(r["id"]), hex_id(r["system"]), str(r["type"]), r.get("damaged") == "YES",
@@ -207,11 +206,11 @@ def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
 def world_to_tables(world: World, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """The state tables after a turn (the tariffs are the GM's and kept as they are)."""
     factions = tables["factions"].copy()
-    factions["treasury"] = [from_cents(world.treasury.get(key(f), 0)) for f in factions["id"]]
+    factions["treasury"] = [amount(world.treasury.get(key(f), 0)) for f in factions["id"]]
     out = {"factions": factions}
     out["systems"] = _frame([
         {"hex": s.hex, "name": s.name, "owner": s.owner or None, "disputed": _yes(s.disputed),
-         "income": from_cents(s.income), "defence": s.defence, "icna": _yes(s.icna)}
+         "income": amount(s.income), "defence": s.defence, "icna": _yes(s.icna)}
         for s in sorted(world.systems.values(), key=lambda s: s.hex)], SYSTEMS.keys())
     out["factories"] = _frame([
         {"id": f.id, "system": f.system, "type": f.type, "damaged": _yes(f.damaged), "halted_until": f.halted_until}

@@ -1,28 +1,28 @@
 """The cost preview of an order workbook: formula columns that show each row's cost, the running total
 in payment order (repairs, purchases, research) and what is left of the treasury.
 
-The core's template builder writes no formulas, so this module decorates a workbook it built: the
-``inner-sphere-templates`` command does it for a campaign's turn. The engine never reads these
-columns back as anything but ignored text; every cost is recomputed when the turn runs."""
+The core calls ``Ruleset.decorate_template`` at the end of every order workbook it builds
+(``adjudicator templates``, the example builder, the blank templates), which fills these formulas in.
+The engine never reads these columns back as anything but ignored text; every cost is recomputed
+when the turn runs."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import click
 from openpyxl.styles import Protection
 from openpyxl.utils import quote_sheetname
 from openpyxl.workbook.workbook import Workbook
 
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import gettext_in
+from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import Context
 from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost
 from adjudicator.rulesets.inner_sphere.phases import economy
-from adjudicator.rulesets.inner_sphere.state import from_cents, world_from_tables
+from adjudicator.rulesets.inner_sphere.state import amount, world_from_tables
 from adjudicator.xlsx.templates import INPUT_ROWS
 
 COSTS_SHEET = "_costs"
@@ -33,8 +33,8 @@ class _Quiet:
         return None
 
 
-def available(campaign: Campaign, faction: str) -> int:
-    """Cents a state has for its orders: treasury + income − upkeep − jumpship minimum."""
+def available(campaign: Campaign, faction: str) -> Amount:
+    """C a state has for its orders: treasury + income − upkeep − jumpship minimum."""
     world = world_from_tables(campaign.tables)
     ctx = Context(campaign.parameters, campaign.turn, _Quiet(), tariffs(campaign.tables.get("tariffs")), world)
     economy.collect(world, ctx, faction)
@@ -66,15 +66,15 @@ def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
     costs = wb.create_sheet(COSTS_SHEET)
     costs.sheet_state = "hidden"
     costs["A1"] = "available"
-    costs["B1"] = from_cents(available(campaign, faction))
-    repairs = [(r.id, from_cents(regiment_repair_cost(tariff.units[r.type].purchase, r.experience, params)))
+    costs["B1"] = amount(available(campaign, faction))
+    repairs = [(r.id, amount(regiment_repair_cost(tariff.units[r.type].purchase, r.experience, params)))
                for r in world.regiments.values() if r.owner == faction and r.damaged]
     repairs += [(f.system, params["factory_repair_cost"]) for f in world.factories.values()
                 if f.damaged and world.owner(f.system) == faction]
     unit_col = schemas.PURCHASES.column("unit_type")
-    units = [(_label(unit_col, code, lang), from_cents(u.purchase)) for code, u in tariff.units.items()]
-    units += [(code, from_cents(u.purchase)) for code, u in tariff.units.items()]
-    defences = [(s.hex, from_cents(tariff.defences[s.defence + 1].purchase)) for s in world.systems.values()
+    units = [(_label(unit_col, code, lang), amount(u.purchase)) for code, u in tariff.units.items()]
+    units += [(code, amount(u.purchase)) for code, u in tariff.units.items()]
+    defences = [(s.hex, amount(tariff.defences[s.defence + 1].purchase)) for s in world.systems.values()
                 if s.owner == faction and s.defence < 5]
     line_col = schemas.RESEARCH.column("line")
     lines = [(_label(line_col, code, lang), 1 if (faction, code) in world.opened else 0)
@@ -125,22 +125,3 @@ def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, 
     return (f'IF($A{r}="{lab}",IF(E{r}="{yes}",{params["lab_reassign_cost"]},0),'
             f'IF($A{r}="{roll}",N(D{r})*{die}+{first},'
             f'IF($A{r}="{icna}",{params["icna_cost"]},N(G{r}))))')
-
-
-@click.command("inner-sphere-templates")
-@click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=Path))
-def templates_command(campaign_dir: Path) -> None:
-    """Order workbooks of an Inner Sphere campaign's turn with the cost preview (formulas)."""
-    from adjudicator.campaign.pipeline import open_campaign
-    from adjudicator.xlsx.templates import build_order_workbook
-    from adjudicator.xlsx.writing import atomic_save
-
-    folder, campaign, ruleset = open_campaign(campaign_dir)
-    if ruleset.name != "inner_sphere":
-        raise click.UsageError(f"{campaign_dir} is not an inner_sphere campaign")
-    for faction in sorted(campaign.factions):
-        wb = build_order_workbook(ruleset, campaign, faction)
-        decorate(wb, campaign, faction)
-        path = folder.templates_dir(campaign.turn) / f"{faction}.xlsx"
-        atomic_save(wb, path)
-        click.echo(str(path))

@@ -92,7 +92,7 @@ def needed_facts(verdict: Verdict, judged: list[Judged]) -> list[Needed]:
     return out
 
 
-def _burst(tool: Tool | None, bonus: int, spearhead: bool, halve: bool, params: dict[str, Any]) -> tuple[int, int, int]:
+def burst(tool: Tool | None, bonus: int, spearhead: bool, halve: bool, params: dict[str, Any]) -> tuple[int, int, int]:
     """(B base, bonuses, B effective) of a participant (R8, R9, C7)."""
     base = tool.burst if tool is not None else 1
     bonuses = (tool.bonus if tool is not None else 0) + bonus
@@ -137,7 +137,7 @@ def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey
                 tool = trooper.tool(d.tool)
                 cc = info.code == "CC_ATTACK"
                 halve = params["cc_spearhead_halved"] if cc else True
-                line.b_base, line.bonuses, line.b_eff = _burst(tool, d.bonus, e.spearhead, halve, params)
+                line.b_base, line.bonuses, line.b_eff = burst(tool, d.bonus, e.spearhead, halve, params)
                 line.attribute = (tool.attribute if tool and tool.attribute else "") or info.attribute
                 line.value = trooper.attributes.get(line.attribute, 0) + (fact.mod if fact else 0)
                 if cc and not e.spearhead:

@@ -47,8 +47,11 @@ def static_check(world: World, landing: Landing) -> Rejection | None:
     return None
 
 
-def check(world: World, landing: Landing, params: dict[str, Any]) -> Checked | Rejection:
-    """Against the galaxy when the Invasion segment starts (after the space battles)."""
+def check(world: World, landing: Landing, params: dict[str, Any], space_owner: str | None = None
+          ) -> Checked | Rejection:
+    """Against the galaxy when the Invasion segment starts (after the space battles). ``space_owner``: the race
+    whose ships make the invasion impossible (I04), the planet's owner when the segment started; by default
+    its current owner."""
     refused = static_check(world, landing)
     if refused:
         return refused
@@ -81,7 +84,9 @@ def check(world: World, landing: Landing, params: dict[str, Any]) -> Checked | R
             return Rejection("I03", msg("Dreadnought {id} cannot bomb {planet}: {reason}.", id=name,
                                         planet=planet.id, reason=reason), "bombard", None)
     if planet.owner != race:
-        if params.get("invasion_requires_clear_space", True) and planet.owner and world.ships(system, planet.owner):
+        guard = planet.owner if space_owner is None else space_owner
+        if params.get("invasion_requires_clear_space", True) and guard and guard != race \
+                and world.ships(system, guard):
             return Rejection("I04", msg("Invasion of {planet} impossible: enemy ships remain in {system}.",
                                         planet=planet.id, system=system), "planet", None)
         fighters_count = world.has_tech(race, "ANTIGRAVITON")

@@ -207,7 +207,8 @@ def _loads(world: World, row: MoveRow, move: Move, claimed: dict[str, int]) -> R
             return refuse(msg("the Transport does not pass there"))
         friendly = {p.id for p in world.planets_in(system) if p.owner == row.race}
         waiting = [u for u in world.in_system(system) if u.race == row.race and not u.aboard and u.id not in moving
-                   and ((u.type in ("GF", "PDS") and u.planet in friendly) or (u.type == "FIGHTER" and not u.planet))]
+                   and ((u.type in ("GF", "PDS") and (u.planet in friendly or not u.planet))
+                        or (u.type == "FIGHTER" and not u.planet))]  # M07: on a friendly planet or in space
         units, missing = select(world, wanted, waiting, taken | set(claimed))
         if missing is not None:
             return refuse(msg("{unit} is not waiting there", unit=missing))

@@ -54,14 +54,17 @@ def run_invasions(world: World, landings: list[Landing], plans: dict[str, PlanBo
     by_planet: dict[str, list[Landing]] = {}
     for landing in landings:
         by_planet.setdefault(landing.planet, []).append(landing)
+    # The planets' owners when the segment starts: a later invader of a planet fights whoever holds it then
+    # (G15), and the clear-space check (I04) concerns the ships of the planet's owner at the start.
+    owner_at_start = {p.id: p.owner for p in world.planets.values()}
     for planet_id in sorted(by_planet, key=lambda p: (world.planets[p].system if p in world.planets else "", p)):
         group = by_planet[planet_id]
-        sizes = {x.race: len(x.land) for x in group}
-        tie = {x.race: dice.d(10, f"invasion-order:{planet_id}:{x.race}") for x in group
-               if list(sizes.values()).count(sizes[x.race]) > 1}
-        group.sort(key=lambda x: (-_size(x), -tie.get(x.race, 0), x.race, x.row))
+        sizes = [_size(x) for x in group]
+        tie = {(x.race, x.row): dice.d(10, f"invasion-order:{planet_id}:{x.race}:{x.row}") for x in group
+               if sizes.count(_size(x)) > 1}
+        group.sort(key=lambda x: (-_size(x), -tie.get((x.race, x.row), 0), x.race, x.row))
         for landing in group:
-            checked = check(world, landing, params)
+            checked = check(world, landing, params, owner_at_start.get(planet_id))
             if isinstance(checked, Rejection):
                 outcomes[(landing.race, landing.row)] = checked
                 continue
@@ -93,7 +96,7 @@ def invade(world: World, checked: Checked, plans: dict[str, PlanBook], params: d
     def roll(round_no: int, side: str, shots: tuple[tuple[str, int], ...]) -> list[int]:
         stage = {-1: "bombard", 0: "pds"}.get(round_no, f"r{round_no}")
         who = race if side == "A" else (defender or "neutral")
-        return [dice.d(10, f"invasion:{planet.id}:{race}:{stage}:{who}:{unit}") for unit, _ in shots]
+        return [dice.d(10, f"invasion:{planet.id}:{race}:{landing.row}:{stage}:{who}:{unit}") for unit, _ in shots]
 
     fought = fight(contest, roll)
     end = fought.end

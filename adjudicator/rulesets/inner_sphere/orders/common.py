@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from adjudicator.i18n import N_, Msg, msg
+from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.data import Tariffs
-from adjudicator.rulesets.inner_sphere.state import World, from_cents
+from adjudicator.rulesets.inner_sphere.state import World, amount
 
-#: The ledger account of a treasury. The core ledger holds whole numbers, so it is kept in
-#: hundredths of a C (a 31.25 C repair is -3125).
-ACCOUNT = "treasury (1/100 C)"
+#: The ledger account of a treasury, in C (exact: a 31.25 C repair is ``Decimal("-31.25")``).
+ACCOUNT = "treasury"
 
 #: Ledger phases (translated where they are shown).
-ECONOMY, REPAIRS, PURCHASES, RESEARCH, JUMPSHIPS, END, GM = (
-    N_("economy"), N_("3.1 repairs"), N_("3.2 purchases"), N_("3.5 research"), N_("jumpships"), N_("end of turn"),
-    N_("GM"))
+ECONOMY, REPAIRS, PURCHASES, MOVEMENT, AGENCY, RESEARCH, JUMPSHIPS, END, GM = (
+    N_("economy"), N_("3.1 repairs"), N_("3.2 purchases"), N_("3.3 movement"), N_("3.4 agency"), N_("3.5 research"),
+    N_("jumpships"), N_("end of turn"), N_("GM"))
 
 
-def money(cents: int) -> str:
-    """``3125`` → ``"31.25"``; ``5000`` → ``"50"``."""
-    value = from_cents(cents)
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
+def money(value: Amount) -> str:
+    """``Decimal("31.25")`` → ``"31.25"``; ``50`` → ``"50"``."""
+    value = amount(value)
+    return f"{value:.2f}" if isinstance(value, Decimal) else str(value)
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,14 @@ class Rejection:
     message: Msg
     column: str = "kind"
     hint: Msg | None = None
+    quiet: bool = False  # a consequence of another row's problem (the rest of a rejected chain): not re-reported
 
 
 @dataclass(frozen=True)
 class Done:
     message: Msg
-    cost: int = 0
+    cost: Amount = 0
+    warning: Msg | None = None
 
 
 @dataclass
@@ -63,6 +66,9 @@ class FactionPlan:
     icna: list[tuple[int, str]] = field(default_factory=list)  # (row, line)
     factories: list[tuple[int, str, int]] = field(default_factory=list)  # (row, system, stake)
     repairing: set[str] = field(default_factory=set)  # regiments and systems named this turn
+    committed: set[str] = field(default_factory=set)  # regiments committed by another order (352) this turn
+    chains: list[Any] = field(default_factory=list)  # accepted jumpship chains (orders.movement.Chain)
+    moved: bool = False  # chains validated and paid
 
 
 @dataclass
@@ -101,8 +107,8 @@ def can_pay(world: World, ctx: Context, faction: str, cost: int) -> Rejection | 
 
 
 def post(world: World, ctx: Context, faction: str, change: int, phase: str, cause: Msg, ref: str) -> None:
-    """Change a treasury by ``change`` cents and write the ledger line."""
-    world.treasury[faction] = world.treasury.get(faction, 0) + change
+    """Change a treasury by ``change`` C and write the ledger line."""
+    world.treasury[faction] = amount(world.treasury.get(faction, 0) + amount(change))
     ctx.ledger.post(phase, faction, ACCOUNT, change, world.treasury[faction], cause, ref)
 
 

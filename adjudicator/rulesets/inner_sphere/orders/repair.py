@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from adjudicator.i18n import msg
+from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.orders.common import (
     REPAIRS,
     Context,
@@ -13,18 +16,18 @@ from adjudicator.rulesets.inner_sphere.orders.common import (
     pay,
     required,
 )
-from adjudicator.rulesets.inner_sphere.state import Job, Regiment, World, hex_id, key
+from adjudicator.rulesets.inner_sphere.state import Job, Regiment, World, amount, hex_id, key
 
-EXPERIENCE_SURCHARGE = {"GREEN": 0.0, "REGULAR": 0.0, "VETERAN": 0.25, "ELITE": 0.5}
+EXPERIENCE_SURCHARGE = {"GREEN": Decimal(0), "REGULAR": Decimal(0), "VETERAN": Decimal("0.25"), "ELITE": Decimal("0.5")}
 
 
-def regiment_repair_cost(purchase: int, experience: str, params: dict) -> int:
-    """Cents: 50% of the purchase, +25% (Veteran) or +50% (Elite) of it (A9; additive: of the purchase)."""
-    share = params["repair_share"]
-    extra = EXPERIENCE_SURCHARGE.get(experience, 0.0)
+def regiment_repair_cost(purchase: Amount, experience: str, params: dict) -> Amount:
+    """C, exact: 50% of the purchase, +25% (Veteran) or +50% (Elite) of it (A9; additive: of the purchase)."""
+    share = Decimal(str(params["repair_share"]))
+    extra = EXPERIENCE_SURCHARGE.get(experience, Decimal(0))
     if params["repair_exp_cost_mode"] == "additive":
-        return round(purchase * (share + extra))
-    return round(purchase * share * (1 + extra))
+        return amount(purchase * (share + extra))
+    return amount(purchase * share * (1 + extra))
 
 
 def regiment_repair_turns(experience: str, disputed: bool, params: dict) -> int:
@@ -105,7 +108,7 @@ def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
         return Rejection("E-REP-BUSY", msg("The factory in {system} is already being repaired.", system=system_hex),
                          "target")
     factory = free[0]
-    cost = int(ctx.params["factory_repair_cost"]) * 100
+    cost = int(ctx.params["factory_repair_cost"])
     turns = int(ctx.params["factory_repair_turns"])
     refused = pay(world, ctx, order, cost, REPAIRS, msg("Repair of the factory in {system}.", system=system.name))
     if refused:

@@ -38,10 +38,10 @@ def labs_on(world: World, faction: str, line: str) -> int:
 
 def roll_cost(opened: bool, dice: int, params: dict) -> int:
     """Cents: the first die ever of a line opens it (100), every other die costs 50 (W7: 300, then 250)."""
-    die = int(params["research_die_cost"]) * 100
+    die = int(params["research_die_cost"])
     if dice <= 0:
         return 0
-    first = int(params["research_open_cost"]) * 100 if not opened else die
+    first = int(params["research_open_cost"]) if not opened else die
     return first + die * (dice - 1)
 
 
@@ -77,7 +77,7 @@ def _lab(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
                                                "set Dismantle to YES ({cost} C) to reassign it.", lab=lab,
                                                line=line_label(current), points=unlock or "—",
                                                cost=ctx.params["lab_reassign_cost"]), "dismantle")
-        cost = int(ctx.params["lab_reassign_cost"]) * 100
+        cost = int(ctx.params["lab_reassign_cost"])
         refused = pay(world, ctx, order, cost, RESEARCH,
                       msg("Lab {lab} dismantled and set to {line}.", lab=lab, line=line_label(line)))
         if refused:
@@ -130,7 +130,7 @@ def _icna(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     plan = ctx.plan(faction)
     if len(plan.icna) >= int(ctx.params["icna_rolls_per_turn"]):
         return Rejection("E-RES-ICNA", msg("ICNA rolls per turn exceeded ({n}).", n=ctx.params["icna_rolls_per_turn"]))
-    cost = int(ctx.params["icna_cost"]) * 100
+    cost = int(ctx.params["icna_cost"])
     refused = pay(world, ctx, order, cost, RESEARCH, msg("ICNA roll for {line}.", line=line_label(line)))
     if refused:
         return refused
@@ -160,7 +160,7 @@ def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
             or system_hex in pending):
         return Rejection("E-RES-FACSYS", msg("{system} must be your own undisputed system without a factory.",
                                              system=system_hex), "system")
-    cost = stake * 100
+    cost = stake
     refused = pay(world, ctx, order, cost, RESEARCH, msg("Stake for a new light factory in {system}.",
                                                          system=system.name))
     if refused:

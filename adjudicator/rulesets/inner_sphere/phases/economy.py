@@ -6,23 +6,27 @@ Upkeep: every regiment, the current defence level of every own system; jumpships
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from adjudicator.i18n import msg
+from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.data import Tariffs, bonuses
 from adjudicator.rulesets.inner_sphere.orders.common import ECONOMY, JUMPSHIPS, Context, money, post
-from adjudicator.rulesets.inner_sphere.state import World
+from adjudicator.rulesets.inner_sphere.state import World, amount
 
 
 @dataclass(frozen=True)
 class Income:
-    systems: int
-    factories: int
+    systems: Amount
+    factories: Amount
     factory_pct: int
     eco_pct: int
 
     @property
-    def total(self) -> int:
-        return round((self.systems + self.factories * (100 + self.factory_pct) / 100) * (100 + self.eco_pct) / 100)
+    def total(self) -> Amount:
+        """Exact; never rounded (§0)."""
+        share = Decimal(100 + self.factory_pct) / 100
+        return amount((self.systems + self.factories * share) * Decimal(100 + self.eco_pct) / 100)
 
 
 def research_bonuses(world: World, faction: str) -> dict[str, int]:
@@ -31,7 +35,7 @@ def research_bonuses(world: World, faction: str) -> dict[str, int]:
 
 def income_of(world: World, faction: str, tariffs: Tariffs, params: dict) -> Income:
     systems = sum(
-        round(s.income * (params["disputed_income_factor"] if s.disputed else 1))
+        (s.income * Decimal(str(params["disputed_income_factor"])) if s.disputed else s.income)
         for s in world.systems.values() if s.owner == faction
     )
     factories = sum(tariffs.factory_income[f.type] for f in world.factories.values()
@@ -56,7 +60,7 @@ def defence_upkeep(world: World, faction: str, tariffs: Tariffs, params: dict) -
     return total
 
 
-def ns_charge(per_hex: int, steps: int) -> int:
+def ns_charge(per_hex: Amount, steps: int) -> Amount:
     """A jumpship pays its cost per hex for every step of its chain, and at least 1 hex (A8, §6.3)."""
     return per_hex * max(1, steps)
 

@@ -34,7 +34,7 @@ def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     if amount <= 0 or amount > have:
         return Rejection(
             "E04",
-            msg("You have {have}R of fleet in {a}; your orders move {wanted}R.", have=have, a=order.square,
+            msg("You have {have}R of fleet in {a}; you disband {wanted}R.", have=have, a=order.square,
                 wanted=max(amount, 0)),
             "amount",
             msg("Disband at most what you have in {a}.", a=order.square),
