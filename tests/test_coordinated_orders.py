@@ -4,6 +4,7 @@ nothing spent, the rulings, the roll mode and the fog of war, through real workb
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -335,6 +336,8 @@ def test_example_f_four_weapons_in_one_bs_attack_and_one_state(plan_turn: Path) 
     got = lines(plan_turn)
     assert {t: got[("F", 2, t)]["Weapon or Equipment"] for t in WEAPONS} == WEAPONS
     assert [got[("F", 2, t)]["Effective Burst"] for t in WEAPONS] == [2, 1, 1, 1]
+    # R16: each weapon keeps its own characteristics: the Grenades roll PH (10), the others BS (12)
+    assert [got[("F", 2, t)]["Value needed"] for t in WEAPONS] == [12, 10, 12, 12]
     assert co_table(plan_turn)["F"]["Legal"] == co_table(plan_turn)["ST"]["Legal"] == "YES"
 
 
@@ -427,7 +430,7 @@ def test_aros_lost_at_run_time_are_shown_at_their_row_and_spend_nothing(plan_tur
 def test_hidden_and_airborne_troopers_forfeit_their_own_order(plan_turn: Path) -> None:
     table = co_table(plan_turn)
     assert (table["G"]["Own Orders forfeited"], table["R"]["Own Orders forfeited"]) == (
-        "A1 (REGULAR), H1 (REGULAR)", "I3 (IRREGULAR)")
+        "A1 (a Regular Order), H1 (a Regular Order)", "I3 (its Irregular Order)")
     assert [(r[1], r[2]) for r in ledger(plan_turn) if r[4] == "PANO:G"] == [
         ("command_tokens", -1), ("regular_orders@CG1", -1), ("regular_orders@CG1", -1), ("regular_orders@CG1", -1)]
     assert [(r[1], r[2]) for r in ledger(plan_turn) if r[4] == "PANO:R"] == [
@@ -524,6 +527,12 @@ CASES = {
     "V17": ([co("X", "I1", head=True), co("X", "I2")], [("V17", "B3")]),
     "V17b": ([co("X", "A1", head=True), co("X", "H1")], [("V17", "B3")]),  # CG1 has 2: the CO's and A1's
     "V18": ([co("X", "F1", "JUMP", head=True), co("X", "F2", "JUMP_ENTIRE")], [("V18", "D2")]),
+    "V12c": ([co("X", "S1", "JUMP", "BS_ATTACK", "Combi Rifle", "KN1", head=True),  # after Jump/Idle: R4 again
+              co("X", "F2", "IDLE", "MOVE")], [("V12", "H3")]),
+    "V13c": ([co("X", "F1", "MOVE", "BS_ATTACK", "Mine", "point 1", head=True),  # C10: only the point is waived
+              co("X", "F2", "MOVE", "INTUITIVE_ATTACK", "Mine", "point 2")], [("V13", "H3")]),
+    "V14b": ([co("X", "HK1", "HACK", tool1="Carbonite", target1="MZ1", head=True),  # R19: the Program's target
+              co("X", "HK2", "HACK", tool1="Carbonite", target1="KN1")], [("V14", "F3")]),
     "V19": ([co("X", "F1", "MOVE", "BS_ATTACK", "Missile Launcher", "MZ1", head=True),
              co("X", "F2", "MOVE", "BS_ATTACK", None, "MZ1")], [("V19", "I2"), ("V19", "I3")]),
 }
@@ -560,6 +569,10 @@ def test_each_validation_at_its_cell_and_nothing_is_consumed(tmp_path: Path) -> 
     nothing_changed(root, before)
     outcome = report(results(root), "Coordinated Orders")
     assert len(outcome) == len(CASES) + 1 and {r["Legal"] for r in outcome} == {"NO"}  # V11 has two COs
+    # each CO names its codes, also V03 and V17, whose rows the check refused for what was left to spend
+    assert {r["CO"]: r["Errors"] for r in outcome} == {
+        f"{case}-{r['co']}".upper(): ", ".join(sorted({code for code, _ in cells}))
+        for case, (orders, cells) in CASES.items() for r in orders}
     assert {r["Command Tokens spent"] for r in outcome} == {0} and {r["Regular Orders spent"] for r in outcome} == {0}
     assert {outcome_of(results(root), "orders", n)[0] for n in range(2, len(rows) + 2)} == {"rejected"}
 
@@ -667,6 +680,7 @@ def test_roll_mode_rolls_the_plan_seeded_and_logged(roll_turns: dict[str, Path])
     assert (by[("G1", "MZ1")]["Roll"], by[("G1", "MZ1")]["Value needed"], by[("G1", "MZ1")]["Burst"]) == (
         "Face-to-Face", 13 + 3, 2)
     assert by[("F1", "")]["Roll"] == "Normal" and by[("MZ1", "G1")]["Burst"] == 1
+    assert by[("MZ1", "G1")]["Skill"] == by[("G1", "MZ1")]["Skill"] == 2  # the ARO rolls against Skill 2
     g1 = judge_dice(Dice(11, 1).roll("PANO:A:skill2:G1", 20, 2).values, 16, 20)
     mz = judge_dice(Dice(11, 1).roll("JSA:A:aro:MZ1", 20, 1).values, 14, 20)
     assert by[("G1", "MZ1")]["Successes"] == len(surviving(g1, mz))
@@ -735,6 +749,18 @@ def test_the_example_covers_every_validation_and_resolves(tmp_path: Path) -> Non
     assert gettext_in(lang, "lost ({code})").format(code="A02") in verdicts
     scenario = load_scenario(examples_root() / RULESET)
     assert scenario["settings"]["language"] == "es"
+    # what a forum GM posts is in the players' language: no internal code word in any result or report tab
+    codes = re.compile(r"\b(EXECUTES|IDLE|CC_SUPPORT|ENTIRE_ORDER_DONE|MOVE|JUMP|BS_ATTACK|CC_ATTACK|DOCTOR|REGULAR|"
+                       r"IRREGULAR|F2F|NORMAL|NO_LOF|CG)\b|\(C\)")
+    tabs = (gettext_in(lang, "Outcome"), gettext_in(lang, "Report"))
+    scanned = []
+    for faction, path in [*outcome.results.items(), ("GM", root / "campaign.xlsx")]:
+        book = pc.CalamineWorkbook.from_path(str(path))
+        for name in [n for n in book.sheet_names if any(t in n for t in tabs)]:
+            found = [v for row in book.get_sheet_by_name(name).to_python() for v in row if codes.search(str(v))]
+            assert found == [], (faction, name)
+            scanned.append((faction, name))
+    assert len(scanned) >= 7  # both players' Outcome tabs (orders, AROs) and Reports, and the GM's Report
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine.ruleset import SheetRows
-from adjudicator.i18n import msg
+from adjudicator.i18n import fold, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.coordinated_orders.orders.common import targets_in
 from adjudicator.rulesets.coordinated_orders.state import ident
@@ -22,9 +22,13 @@ class Fact:
     mod: int
     contact: tuple[str, ...]
     raw_contact: str
+    #: The GM's pairing of this roll (C12): None to keep the engine's, () for a Normal Roll.
+    against: tuple[str, ...] | None = None
+    raw_against: str = ""
 
 
 FactKey = tuple[str, int, str]  # (CO, Skill, trooper)
+NONE_WORDS = {fold(w) for w in ("NONE", "-", "—", "ninguno", "nadie", "нет", "никто")}  # a Normal Roll (C12)
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,11 @@ def read_facts(sheet: SheetRows | None) -> dict[FactKey, Fact]:
             continue
         key = (ident(r.get("co")), int(r.get("skill") or 0), ident(r.get("trooper")))
         met = r.get("met")
+        raw = str(r.get("against") or "").strip()
+        against = None if not raw else () if fold(raw) in NONE_WORDS else tuple(targets_in(raw))
         out[key] = Fact(row, None if met is None else met == "YES", str(r.get("reason") or ""),
-                        int(r.get("mod") or 0), tuple(targets_in(r.get("contact"))), str(r.get("contact") or ""))
+                        int(r.get("mod") or 0), tuple(targets_in(r.get("contact"))), str(r.get("contact") or ""),
+                        against, raw)
     return out
 
 
@@ -60,7 +67,8 @@ def request_frame(needed: list[Needed], facts: dict[FactKey, Fact]) -> list[dict
         rows.append({"co": n.key[0], "skill": n.key[1], "trooper": n.key[2], "declared": n.declared,
                      "met": None if old is None or old.met is None else ("YES" if old.met else "NO"),
                      "reason": old.reason or None if old else None, "mod": old.mod if old and old.mod else None,
-                     "contact": old.raw_contact or None if old else None})
+                     "contact": old.raw_contact or None if old else None,
+                     "against": old.raw_against or None if old else None})
     return rows
 
 

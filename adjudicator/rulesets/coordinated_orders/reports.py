@@ -12,6 +12,7 @@ from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import Msg, msg
 from adjudicator.rulesets.coordinated_orders import schemas
 from adjudicator.rulesets.coordinated_orders.facts import Fact, FactKey
+from adjudicator.rulesets.coordinated_orders.orders.common import joined
 from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict
 from adjudicator.rulesets.coordinated_orders.orders.reactions import Judged
 from adjudicator.rulesets.coordinated_orders.phases.plan import (
@@ -19,6 +20,7 @@ from adjudicator.rulesets.coordinated_orders.phases.plan import (
     ENTIRE_ORDER_DONE,
     EXECUTES,
     IDLE,
+    ILLEGAL,
     AroLine,
     Line,
     Plan,
@@ -35,6 +37,7 @@ STATUS = {
     ENTIRE_ORDER_DONE: msg("Entire Order already declared"),
 }
 REASONS = {c.code: c.label for c in schemas.REASONS}
+FORFEITS = {"REGULAR": msg("a Regular Order"), "IRREGULAR": msg("its Irregular Order")}
 
 
 def _label(column: Any, code: str) -> Msg | str:
@@ -48,11 +51,20 @@ def skill_label(code: str) -> Msg | str:
     return _label(schemas.SKILLS, code)
 
 
-def status_text(line: Line | AroLine) -> Msg:
+def error_codes(v: Verdict) -> Msg | str:
+    """The codes of an illegal CO; a CO refused only for errors found by the core names no code of its own."""
+    if v.legal:
+        return ""
+    return ", ".join(sorted({e.code for e in v.errors})) or msg("see the errors of its rows")
+
+
+def status_text(line: Line | AroLine, codes: Msg | str = "") -> Msg:
     base = STATUS.get(line.status, msg("executes"))
     if line.status == IDLE:
         if line.reason == "DECLARED":
             return msg("Idle (declared)")
+        if line.reason == ILLEGAL:
+            return msg("Idle: the Coordinated Order is illegal ({codes})", codes=codes or "—")
         return msg("Idle: {reason}", reason=msg(REASONS.get(line.reason, "Other requirement")))
     if line.status == CC_SUPPORT and line.reason == "SPEARHEAD_IDLE":
         return msg("CC support, no effect: the Spearhead is Idle")
@@ -67,23 +79,28 @@ def roll_text(line: Line | AroLine) -> Msg | str:
     return ""
 
 
-def line_summary(line: Line) -> str:
-    """A one-line English-free summary for the Outcome column: codes and numbers only."""
-    parts = [f"S{line.k} {line.skill}"]
-    if line.tool:
-        parts.append(line.tool)
-    if line.target:
-        parts.append(f"→ {line.target}")
-    parts.append(line.status + (f"({line.reason})" if line.reason else ""))
-    if line.b_eff is not None and line.status == "EXECUTES":
-        parts.append(f"B{line.b_eff}")
+def line_summary(line: Line) -> Msg:
+    """One participant in one Skill, in words, for the Outcome column of its order row."""
+    declared: Any = skill_label(line.skill) if line.skill else "—"
+    if line.tool or line.target:
+        declared = joined([declared, joined([x for x in (line.tool, f"→ {line.target}" if line.target else "") if x],
+                                            " ")], " ")
+    parts: list[Any] = [status_text(line)]
+    if line.b_eff is not None and line.status == EXECUTES:
+        parts.append(msg("Burst {n}", n=line.b_eff))
     if line.roll_type:
-        parts.append(line.roll_type + (f" vs {', '.join(line.opponents)}" if line.opponents else ""))
-    return " ".join(parts)
+        parts.append(roll_text(line))
+    return msg("Skill {k}: {declared}: {outcome}", k=line.k, declared=declared, outcome=joined(parts))
 
 
 def _dice_text(dice: list[Die]) -> str:
     return " ".join(f"{d.face}{'!' if d.critical else '' if d.success else '✗'}" for d in dice)
+
+
+def _aro_skill(p: Plan, aro: AroLine, opponent: str) -> int:
+    """The Skill in which an ARO is rolled: that of the participant's roll it opposes, or the one it answered."""
+    line = next((x for x in p.lines if x.trooper == opponent and aro.trooper in x.opponents), None)
+    return line.k if line is not None else aro.judged.reaction.skill_k
 
 
 class Reporter:
@@ -118,15 +135,16 @@ class Reporter:
             dec = v.declaration
             head = dec.spearhead()
             used = v.consumption
-            forfeits = ", ".join(f"{self._name(t, reader)} ({k})" for t, k in used.forfeits) if used else ""
+            forfeits = joined([msg("{id} ({kind})", id=self._name(t, reader), kind=FORFEITS.get(k, k))
+                               for t, k in used.forfeits]) if used else ""
             rows.append([
                 dec.co, dec.faction, msg("YES") if v.legal else msg("NO"),
                 self._name(head.trooper.id, reader) if head and head.trooper else (head.ref if head else ""),
                 used.tokens if used else 0,
-                f"{used.orders} (CG {used.combat_group})" if used else 0,
+                msg("{n} (CG {g})", n=used.orders, g=used.combat_group) if used else 0,
                 forfeits,
                 msg("YES") if v.legal else "",
-                ", ".join(sorted({e.code for e in v.errors})),
+                error_codes(v),
             ])
         return ReportTable("orders", msg("Coordinated Orders"), [
             msg("CO"), msg("Faction"), msg("Legal"), msg("Spearhead"), msg("Command Tokens spent"),
@@ -136,10 +154,13 @@ class Reporter:
     def lines_table(self, reader: str | None) -> ReportTable:
         rows = []
         for co, p in self.plans.items():
+            if not self._visible(p.verdict, reader):
+                continue
+            codes = error_codes(p.verdict)
             for line in sorted(p.lines, key=lambda x: (x.k, x.trooper)):
                 rows.append([
                     co, line.k, self._name(line.trooper, reader), msg("YES") if line.spearhead else "",
-                    skill_label(line.skill), line.tool, line.target, status_text(line),
+                    skill_label(line.skill) if line.skill else "", line.tool, line.target, status_text(line, codes),
                     line.b_base if line.b_base is not None else "", line.bonuses or "",
                     line.b_eff if line.b_eff is not None else "", line.cc_bonus or "", roll_text(line),
                     line.value if line.value is not None and line.roll_type else "",
@@ -179,9 +200,9 @@ class Reporter:
                 mine = self.dice.get(x.purpose)
                 if mine is None:
                     continue
-                k = x.k if isinstance(x, Line) else x.judged.reaction.skill_k
                 opponents = x.opponents or [""]
                 for other in opponents:
+                    k = x.k if isinstance(x, Line) else _aro_skill(p, x, other)
                     theirs = self.dice.get(by_id[other].purpose) if other in by_id else None
                     kept = surviving(mine, theirs if other else None)
                     rows.append([
@@ -192,7 +213,8 @@ class Reporter:
                     ])
         return ReportTable("rolls", msg("Rolls"), [
             msg("CO"), msg("Skill"), msg("Roller"), msg("ARO"), msg("Roll"), msg("Against"), msg("Burst"),
-            msg("Value needed"), msg("Dice"), msg("Successes"), msg("Criticals"), msg("Result")], rows)
+            msg("Value needed"), msg("Dice (✗ fails, ! critical)"), msg("Successes"), msg("Criticals"),
+            msg("Result")], rows)
 
     def common_table(self) -> ReportTable:
         rows = []

@@ -34,12 +34,13 @@ from adjudicator.rulesets.coordinated_orders.facts import (
     unknown_rows,
 )
 from adjudicator.rulesets.coordinated_orders.orders import coordinated, reactions
-from adjudicator.rulesets.coordinated_orders.orders.common import Rejection
-from adjudicator.rulesets.coordinated_orders.phases.plan import Plan, needed_facts, plan, rollers
+from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, joined
+from adjudicator.rulesets.coordinated_orders.phases.plan import Plan, idle_plan, needed_facts, plan, rollers
 from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, judge_dice
 from adjudicator.rulesets.coordinated_orders.reports import (
     Reporter,
     enemy_table,
+    error_codes,
     line_summary,
     orders_left_table,
     roster_table,
@@ -59,6 +60,11 @@ def _rows(orders: FactionOrders | None, key: str) -> Any:
     if orders is None or key not in orders.sheets:
         return None
     return orders.sheets[key].frame
+
+
+def spent_illegal(v: coordinated.Verdict) -> bool:
+    """An illegal CO that still spent a Command Token or a Regular Order (``illegal_co_consumes``, C2)."""
+    return v.consumption is not None and bool(v.consumption.tokens or v.consumption.orders)
 
 
 class CoordinatedOrders(Ruleset):
@@ -136,12 +142,18 @@ class CoordinatedOrders(Ruleset):
         wanted: set[FactKey] = {n.key for n in needed}
         unknown_rows(facts_sheet, wanted, facts, turn.gm_input_file, turn.problems)
         self._check_contacts(needed, facts, game, legal, facts_sheet, turn)
+        self._check_pairings(facts, legal, judged, facts_sheet, turn)
         if missing(needed, facts) or turn.problems.has_errors():
             return TurnResult(gm_requests={"facts": pd.DataFrame(request_frame(needed, facts),
                                                                  columns=schemas.FACTS.keys())})
 
-        plans = {co: plan(game, v, [j for j in judged if j.reaction.co == co], facts, params)
-                 for co, v in legal.items()}
+        plans: dict[str, Plan] = {}
+        for v in verdicts:  # in row order; an illegal CO that spent its token has everyone Idle (C2)
+            co = v.declaration.co
+            if v.legal and legal.get(co) is v:
+                plans[co] = plan(game, v, [j for j in judged if j.reaction.co == co], facts, params)
+            elif not v.legal and spent_illegal(v) and co not in legal:
+                plans[co] = idle_plan(v)
         dice: dict[str, list[Die]] = {}
         if params["core_roll_module"]:
             for co in sorted(plans):
@@ -176,6 +188,27 @@ class CoordinatedOrders(Ruleset):
                         msg("List the IDs of allied troopers in Silhouette contact with the target."),
                         file=turn.gm_input_file, sheet=sheet.sheet, cell=sheet.cell(fact.row, "contact"),
                         row=fact.row))
+
+    def _check_pairings(self, facts: dict[FactKey, Any], legal: dict[str, coordinated.Verdict],
+                        judged: list[reactions.Judged], sheet: SheetRows | None, turn: TurnInput) -> None:
+        """A GM's pairing (C12) is on a participant's row and names reactive troopers whose ARO stands (E22)."""
+        if sheet is None:
+            return
+        for (co, _k, trooper), fact in facts.items():
+            if fact.against is None or co not in legal:
+                continue
+            participants = {e.trooper.id for e in legal[co].declaration.entries if e.trooper is not None}
+            standing = {j.reaction.trooper.id for j in judged
+                        if j.accepted and j.reaction.co == co and j.reaction.trooper is not None}
+            wrong = [t for t in fact.against if t not in standing]
+            if trooper in participants and not wrong:
+                continue
+            turn.problems.add(Problem(
+                "E22", Severity.ERROR,
+                msg("{id} is not a reactive trooper whose ARO stands against {co}; a pairing is amended on a "
+                    "participant's row.", id=", ".join(wrong) or trooper, co=co),
+                msg("Write the IDs of reactive troopers of this CO, NONE for a Normal Roll, or leave it empty."),
+                file=turn.gm_input_file, sheet=sheet.sheet, cell=sheet.cell(fact.row, "against"), row=fact.row))
 
     def _ledger(self, start: Game, end: Game, verdicts: list[coordinated.Verdict],
                 turn: TurnInput) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
@@ -214,20 +247,20 @@ class CoordinatedOrders(Ruleset):
         for v in verdicts:
             dec = v.declaration
             if not v.legal:
-                codes = ", ".join(sorted({e.code for e in v.errors})) or "C"
+                codes = error_codes(v)
                 for e in dec.entries:
                     out.append(OrderOutcome(dec.faction, "orders", e.row, Status.REJECTED, msg(
-                        "Coordinated Order {co} is illegal ({codes}) and consumes nothing.", co=dec.co, codes=codes)
-                        if v.consumption is None or not (v.consumption.tokens or v.consumption.orders) else msg(
                         "Coordinated Order {co} is illegal ({codes}): its Command Token and Regular Order are "
-                        "spent and every participant is Idle.", co=dec.co, codes=codes)))
+                        "spent and every participant is Idle.", co=dec.co, codes=codes) if spent_illegal(v)
+                        else msg("Coordinated Order {co} is illegal ({codes}) and consumes nothing.", co=dec.co,
+                                 codes=codes)))
                 continue
             p = plans[dec.co]
             for e in dec.entries:
                 mine = [line for line in p.lines if e.trooper is not None and line.trooper == e.trooper.id]
                 out.append(OrderOutcome(dec.faction, "orders", e.row, Status.DONE,
                                         msg("{co}: {summary}", co=dec.co,
-                                            summary="; ".join(line_summary(x) for x in mine) if mine else "—")))
+                                            summary=joined([line_summary(x) for x in mine], "; ") or "—")))
         for j in judged:
             r = j.reaction
             if j.accepted:

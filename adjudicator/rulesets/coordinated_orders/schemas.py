@@ -221,5 +221,8 @@ FACTS = TableSchema(
         Column("reason", N_("Reason"), Kind.CHOICE, choices=REASONS, width=16),
         Column("mod", N_("MOD"), Kind.INT, minimum=-20, maximum=20, width=6),
         Column("contact", N_("Allies in contact"), width=20),
+        Column("against", N_("Face-to-Face against"), width=16,
+               help=N_("Only to amend the engine's pairing (C12) on a participant's row: the reactive troopers its "
+                       "roll is Face-to-Face against, or NONE for a Normal Roll. Empty: as the engine pairs it.")),
     ),
 )

@@ -20,7 +20,7 @@ from adjudicator.engine.ruleset import (
     TurnInput,
     TurnResult,
 )
-from adjudicator.i18n import N_, msg
+from adjudicator.i18n import N_, msg, msg_n
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.odds import exact
@@ -166,7 +166,8 @@ class GalacticWar(Ruleset):
                     outcomes[(race, "moves", row)] = outcome
                     continue
                 valid.append(outcome)
-                text = msg("{n} unit(s) moved to {system}.", n=len(outcome.units), system=outcome.route[-1])
+                text = msg_n("{n} unit moved to {system}.", "{n} units moved to {system}.", len(outcome.units),
+                             system=outcome.route[-1])
                 if row in readings:
                     text = msg("{done} Order text {reading}.", done=text, reading=readings[row])
                 outcomes[(race, "moves", row)] = Done(text)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.i18n import fold, msg
-from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, targets_in
+from adjudicator.i18n import Msg, fold, msg
+from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, joined, targets_in
 from adjudicator.rulesets.coordinated_orders.skills import skill
 from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game, Trooper, ident
 from adjudicator.sheets import records
@@ -96,11 +96,17 @@ def _names(entries: list[Entry]) -> str:
     return ", ".join(e.ref for e in entries)
 
 
-def _grouped(entries: list[Entry], key: Any, label: Any) -> str:
+def _grouped(entries: list[Entry], key: Any, label: Any) -> Msg | str:
     groups: dict[Any, list[str]] = {}
     for e in entries:
         groups.setdefault(key(e), []).append(e.ref)
-    return "; ".join(f"{label(k)}: {', '.join(v)}" for k, v in groups.items())
+    return joined([joined([label(k), ", ".join(v)], ": ") for k, v in groups.items()], "; ")
+
+
+def _training(code: str) -> Any:
+    from adjudicator.rulesets.coordinated_orders.schemas import TRAININGS
+
+    return next((msg(c.label) for c in TRAININGS if c.code == code), code)
 
 
 def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[Rejection]:
@@ -148,14 +154,14 @@ def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[
     if reference is not None:
         groups = {e.trooper.combat_group for e in known}  # type: ignore[union-attr]
         if len(groups) > 1:
-            listed = _grouped(known, lambda e: e.trooper.combat_group, lambda g: f"CG {g}")
+            listed = _grouped(known, lambda e: e.trooper.combat_group, lambda g: msg("CG {g}", g=g))
             for e in known:
                 if e.trooper.combat_group != reference.trooper.combat_group:  # type: ignore[union-attr]
                     errors.append(Rejection("V06", msg("All participants must belong to the same Combat Group "
                                                        "({list}).", list=listed), e.row, "trooper"))
         trainings = {e.trooper.training for e in known}  # type: ignore[union-attr]
         if len(trainings) > 1:
-            listed = _grouped(known, lambda e: e.trooper.training, lambda t: t)
+            listed = _grouped(known, lambda e: e.trooper.training, _training)
             for e in known:
                 if e.trooper.training != reference.trooper.training:  # type: ignore[union-attr]
                     errors.append(Rejection("V07", msg("Participants must all be Regular or all be Irregular "
@@ -299,6 +305,9 @@ def sequence(game: Game, faction: str, decs: list[Declaration], params: dict[str
     verdicts = []
     for dec in decs:
         errors = static_errors(game, dec, params)
+        if not errors and any(e.invalid for e in dec.entries):
+            # a row refused at ``check`` for what the COs above it spent (V02, V03, V17): name the code again
+            errors = _resource_errors(game, dec, params)
         if errors or any(e.invalid for e in dec.entries):
             verdict = Verdict(dec, False, errors)
             if params["illegal_co_consumes"] and not any(x.code in ("V01",) for x in errors):

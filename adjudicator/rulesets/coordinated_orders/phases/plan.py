@@ -14,6 +14,7 @@ from adjudicator.rulesets.coordinated_orders.skills import skill
 from adjudicator.rulesets.coordinated_orders.state import Game, Tool
 
 EXECUTES, IDLE, CC_SUPPORT, ENTIRE_ORDER_DONE = "EXECUTES", "IDLE", "CC_SUPPORT", "ENTIRE_ORDER_DONE"
+ILLEGAL = "ILLEGAL"  # the reason of every Idle of an illegal CO that still spent its token and Order (C2)
 
 
 @dataclass
@@ -30,7 +31,7 @@ class Line:
     target: str = ""
     target_id: str = ""
     status: str = EXECUTES
-    reason: str = ""  # why IDLE: DECLARED, a fact reason, or SPEARHEAD_IDLE (CC support with no effect)
+    reason: str = ""  # why IDLE: DECLARED, ILLEGAL, a fact reason, or SPEARHEAD_IDLE (CC support with no effect)
     b_base: int | None = None
     bonuses: int = 0
     b_eff: int | None = None
@@ -101,7 +102,8 @@ def burst(tool: Tool | None, bonus: int, spearhead: bool, halve: bool, params: d
     positive, negative = max(bonuses, 0), min(bonuses, 0)
     total = base + positive
     b = math.ceil(total / params["spearhead_burst_divisor"]) if halve else total
-    return base, bonuses, max(b + negative, 1 if base > 0 else 0)
+    # Negative MODs never take the Burst below ``burst_floor`` (core rules, C7), nor raise it: a B0 stays B0.
+    return base, bonuses, max(b + negative, min(b, params["burst_floor"]))
 
 
 def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey, Fact],
@@ -176,11 +178,27 @@ def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey
         aros.append(aro)
     result = Plan(verdict, lines, aros)
     _pair(result)
+    _amend(result, facts)
     for k in (1, 2):
         rolls = [x for x in lines if x.k == k and x.status == EXECUTES and skill(x.skill) and skill(x.skill).common]  # type: ignore[union-attr]
         if rolls:
             result.common[k] = rolls
     return result
+
+
+def idle_plan(verdict: Verdict) -> Plan:
+    """An illegal CO that spent its Command Token and Order (``illegal_co_consumes``, C2): every known
+    participant is Idle in every Skill it declared (in Skill 1 if it declared none), with the reason."""
+    dec = verdict.declaration
+    lines: list[Line] = []
+    for e in dec.entries:
+        if e.trooper is None:
+            continue
+        declared = {k: d for k, d in e.skills.items() if d is not None} or {1: None}
+        for k, d in sorted(declared.items()):
+            lines.append(Line(dec.co, k, e.trooper.id, dec.faction, e.spearhead, d.code if d else "",
+                              d.tool if d else "", d.target if d else "", status=IDLE, reason=ILLEGAL))
+    return Plan(verdict, lines, [])
 
 
 def _allies_in_contact(game: Game, faction: str, spearhead: str, fact: Fact | None, participants: set[str],
@@ -222,6 +240,25 @@ def _pair(result: Plan) -> None:
     for aro in result.aros:
         if aro.status == EXECUTES and aro.b_eff is not None and not aro.roll_type:
             aro.roll_type = "NORMAL"
+
+
+def _amend(result: Plan, facts: dict[FactKey, Fact]) -> None:
+    """The GM's pairings (C12): a participant's roll made Face-to-Face against the reactive troopers the fact
+    row names, or a Normal Roll; the AROs follow."""
+    aros = {a.trooper: a for a in result.aros if a.status == EXECUTES and a.b_eff is not None}
+    for line in result.lines:
+        fact = facts.get((line.co, line.k, line.trooper))
+        if fact is None or fact.against is None or not line.roll_type:
+            continue
+        for old in line.opponents:
+            if old in aros and line.trooper in aros[old].opponents:
+                aros[old].opponents.remove(line.trooper)
+        line.opponents = [t for t in fact.against if t in aros]
+        line.roll_type = "F2F" if line.opponents else "NORMAL"
+        for t in line.opponents:
+            aros[t].opponents.append(line.trooper)
+    for aro in aros.values():
+        aro.roll_type = "F2F" if aro.opponents else "NORMAL"
 
 
 def rollers(result: Plan) -> list[Line | AroLine]:

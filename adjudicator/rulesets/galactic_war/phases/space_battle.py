@@ -113,6 +113,44 @@ def _roller(dice: Dice, system: str, number: int, attacker: str, defender: str) 
     return roll
 
 
+def by_size(world: World, ctx: BattleContext, system: str, races: list[str]) -> list[str]:
+    """Races by ship count, largest first; equal counts are ordered by a seeded roll (G8)."""
+    sizes = {r: len(world.ships(system, r)) for r in races}
+    ties = sorted(r for r in races if list(sizes.values()).count(sizes[r]) > 1)
+    tie_roll = {r: ctx.dice.d(10, f"battle-order:{system}:{r}") for r in ties}
+    return sorted(races, key=lambda r: (-sizes[r], -tie_roll.get(r, 0), r))
+
+
+def order_of_battle(world: World, ctx: BattleContext, system: str, races: list[str]) -> tuple[str, list[str]]:
+    """(the race holding the system first, the others in the order they meet it) for two or more races (G8).
+
+    One race there at the start: it holds. Nobody there: the one planet owner, else the largest arrival. Several
+    there at the start: the only one that renewed "Do not attack" holds (the others attack it, roles rule 2);
+    otherwise, with ``broken_truce = STARTERS_FIRST``, the races already there settle it first, largest first, and
+    the survivor defends against the arrivals; with ``BY_SIZE`` every race is taken by ship count."""
+    starters = [r for r in races if ctx.snapshot.ships(system, r)]
+    arrivals = [r for r in races if r not in starters]
+    starters_first = ctx.params.get("broken_truce", "STARTERS_FIRST") == "STARTERS_FIRST"
+    if len(starters) == 1:
+        return starters[0], by_size(world, ctx, system, arrivals)
+    if not starters:
+        owners = [r for r in races if world.owns_planet_in(r, system)]
+        if len(owners) == 1:
+            return owners[0], by_size(world, ctx, system, [r for r in races if r != owners[0]])
+        queue = by_size(world, ctx, system, races)
+        return queue[0], queue[1:]
+    dna_starters = [r for r in starters if has_dna(world, ctx, r, system)]
+    if len(dna_starters) == 1:
+        holder = dna_starters[0]
+        if starters_first:
+            others = [r for r in starters if r != holder]
+            return holder, by_size(world, ctx, system, others) + by_size(world, ctx, system, arrivals)
+        return holder, by_size(world, ctx, system, [r for r in races if r != holder])
+    queue = (by_size(world, ctx, system, starters) + by_size(world, ctx, system, arrivals) if starters_first
+             else by_size(world, ctx, system, races))
+    return queue[0], queue[1:]
+
+
 def battles_in(world: World, ctx: BattleContext, system: str) -> list[Battle]:
     races = sorted(world.races_with_ships(system))
     if len(races) < 2:
@@ -124,42 +162,40 @@ def battles_in(world: World, ctx: BattleContext, system: str) -> list[Battle]:
         ctx.flags.append(msg("{n} races meet in {system}: the battle is left to the GM (multi_race = GM).",
                              n=len(races), system=system))
         return []
-    starters = [r for r in races if ctx.snapshot.ships(system, r)]
-    holder: str | None = None
-    if len(starters) == 1:
-        holder = starters[0]
-    elif not starters:
-        owners = [r for r in races if world.owns_planet_in(r, system)]
-        holder = owners[0] if len(owners) == 1 else None
-    else:
-        dna_starters = [r for r in starters if has_dna(world, ctx, r, system)]
-        holder = dna_starters[0] if len(dna_starters) == 1 else None
-    queue = [r for r in races if r != holder]
-    sizes = {r: len(world.ships(system, r)) for r in queue}
-    ties = {r for r in queue if list(sizes.values()).count(sizes[r]) > 1}
-    tie_roll = {r: ctx.dice.d(10, f"battle-order:{system}:{r}") for r in sorted(ties)}
-    queue.sort(key=lambda r: (-sizes[r], -tie_roll.get(r, 0), r))
-    if holder is None:
-        holder = queue.pop(0)
+
+    def peaceful(a: str, b: str) -> bool:
+        return has_dna(world, ctx, a, system) and has_dna(world, ctx, b, system)
+
+    holder, pending = order_of_battle(world, ctx, system, races)
     out: list[Battle] = []
-    for arrival in queue:
-        if not world.ships(system, holder):
-            holder = arrival
-            continue
-        if not world.ships(system, arrival):
-            continue
-        if has_dna(world, ctx, holder, system) and has_dna(world, ctx, arrival, system):
-            ctx.coexist.append((system, (holder, arrival)))
-            continue
-        battle = one_battle(world, ctx, system, len(out) + 1, holder, arrival)
-        out.append(battle)
-        if battle.fought.end.outcome == ATTACKER_HOLDS:
-            holder = battle.attacker
-        elif battle.fought.end.outcome == DEFENDER_HOLDS:
-            holder = battle.defender
-        elif battle.fought.end.outcome != CAPPED:
-            remaining = [r for r in races if world.ships(system, r)]
-            holder = remaining[0] if remaining else arrival
+    for _ in races:  # a race at peace with one holder meets the next holder: at most one pass per race
+        deferred = []
+        for arrival in pending:
+            if not world.ships(system, holder):
+                holder = arrival
+                continue
+            if not world.ships(system, arrival):
+                continue
+            if peaceful(holder, arrival):
+                deferred.append(arrival)
+                continue
+            battle = one_battle(world, ctx, system, len(out) + 1, holder, arrival)
+            out.append(battle)
+            if battle.fought.end.outcome == ATTACKER_HOLDS:
+                holder = battle.attacker
+            elif battle.fought.end.outcome == DEFENDER_HOLDS:
+                holder = battle.defender
+            elif battle.fought.end.outcome != CAPPED:
+                holder = ""  # both destroyed or both gone: the next race in the queue holds the system
+        deferred = [r for r in deferred if world.ships(system, r)]
+        if deferred and not world.ships(system, holder):
+            holder = deferred.pop(0)
+        if all(peaceful(holder, r) for r in deferred):
+            break
+        pending = deferred
+    remaining = tuple(r for r in races if world.ships(system, r))
+    if len(remaining) >= 2 and all(has_dna(world, ctx, r, system) for r in remaining):
+        ctx.coexist.append((system, remaining))
     return out
 
 
