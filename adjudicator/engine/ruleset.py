@@ -163,8 +163,15 @@ class Ruleset(ABC):
 
     def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
         """One filled example row per order type, by order sheet key (values by column key), shown on the
-        instructions sheet of the faction's order workbook."""
-        return {}
+        instructions sheet of the faction's order workbook. By default, the ``[examples]`` table of the
+        ruleset's bundled ``scenario.toml`` (illustrative rows, the same for every faction)."""
+        import tomllib
+
+        scenario = self.example_dir() / "scenario.toml"
+        if not scenario.exists():
+            return {}
+        examples = tomllib.loads(scenario.read_text(encoding="utf-8")).get("examples", {})
+        return {key: list(rows) for key, rows in examples.items() if isinstance(rows, list)}
 
     def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
         """Read-only tables shown in the faction's order workbook (its roster, its forces...), each on a
