@@ -122,6 +122,11 @@ class LanguageFirstGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
+def show_notes(notes: Iterable[Msg], lang: str) -> None:
+    for note in notes:
+        say(note, lang, "yellow")
+
+
 def language(campaign_lang: str) -> str:
     return State.lang or campaign_lang
 
@@ -197,6 +202,7 @@ def check_command(folder: Path, files: tuple[Path, ...]) -> None:
     """Validate submitted workbooks (FILES, or those in FOLDER/inbox) without resolving anything."""
     outcome = pipeline.check(folder, list(files))
     lang = language(outcome.campaign.language)
+    show_notes(outcome.notes, lang)
     if not outcome.submissions:
         say(msg("No workbook to check: put them in {path} or name them.", path=str(folder / "inbox")), lang,
             "yellow")
@@ -217,6 +223,7 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
     """Validate, resolve the turn and write the results."""
     outcome = pipeline.run(folder, list(files), seed, allow_missing, reprocess, stop_for_gm)
     lang = language(outcome.campaign.language)
+    show_notes(outcome.notes, lang)
     turn = outcome.campaign.turn
     if outcome.status in ("invalid", "missing"):
         summary(outcome.submissions, outcome.missing, outcome.checked, lang)

@@ -246,7 +246,8 @@ def test_an_interrupted_reprocess_puts_the_earlier_results_back(example: Path,
         pipeline.run(example, reprocess=True)
     monkeypatch.undo()
     assert not (example / "turns" / "T03" / "turn.json").exists()
-    pipeline.check(example)  # any command recovers
+    recovered = pipeline.check(example)  # any command recovers, and says so
+    assert [n.text for n in recovered.notes][-1].startswith("Restored the results of turn {turn}")
     after = tree_digest(example)
     restored = {k: v for k, v in after.items() if "interrupted-" not in k and not k.startswith("checks/")}
     assert restored == before

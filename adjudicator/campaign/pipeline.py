@@ -31,7 +31,7 @@ from adjudicator.campaign.submissions import (
 from adjudicator.dice import Dice
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
-from adjudicator.i18n import msg
+from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger, unreconciled
 from adjudicator.problems import ProblemList
 from adjudicator.xlsx.safety import Limits
@@ -82,7 +82,8 @@ def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:
     if loaded is None:
         raise CampaignError(problems)
     campaign, ruleset = loaded
-    if folder.recover(campaign.turn):
+    folder.recovered = folder.recover(campaign.turn)
+    if folder.recovered:
         loaded = master.load_campaign(folder.master, find_ruleset, problems)
         if loaded is None:
             raise CampaignError(problems)
@@ -152,6 +153,7 @@ class CheckOutcome:
     submissions: list[Submission]
     missing: list[str]
     checked: dict[str, Path] = field(default_factory=dict)
+    notes: list[Msg] = field(default_factory=list)  # what recovery did when the campaign was opened
 
     @property
     def has_errors(self) -> bool:
@@ -200,7 +202,9 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
 
 def check(root: Path, files: list[Path] | None = None) -> CheckOutcome:
     with opened(root) as (folder, campaign, ruleset):
-        return _check(folder, campaign, ruleset, list(files or []))
+        outcome = _check(folder, campaign, ruleset, list(files or []))
+        outcome.notes = folder.recovered
+        return outcome
 
 
 def _check(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> CheckOutcome:
@@ -224,7 +228,7 @@ class RunOutcome:
     turn_dir: Path | None = None
     seed: int = 0
     checked: dict[str, Path] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Msg] = field(default_factory=list)  # what recovery did when the campaign was opened
 
 
 def run(
@@ -237,10 +241,13 @@ def run(
 ) -> RunOutcome:
     with opened(root) as (folder, campaign, ruleset):
         if reprocess:
-            return _reprocess(folder, campaign, ruleset, list(files or []), seed)
-        submissions = _submissions(folder, campaign, ruleset, list(files or []))
-        return _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
-                        folder.gm_input(campaign.turn), None, folder.master)
+            outcome = _reprocess(folder, campaign, ruleset, list(files or []), seed)
+        else:
+            submissions = _submissions(folder, campaign, ruleset, list(files or []))
+            outcome = _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
+                               folder.gm_input(campaign.turn), None, folder.master)
+        outcome.notes = folder.recovered + outcome.notes
+        return outcome
 
 
 def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, files: list[Path],

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.campaign.master import turn_label
+from adjudicator.i18n import Msg, msg
 from adjudicator.xlsx.writing import atomic_copy, atomic_write_text
 
 MASTER = "campaign.xlsx"
@@ -48,6 +49,8 @@ class CampaignBusyError(RuntimeError):
 class CampaignFolder:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        #: What :meth:`recover` did when the campaign was last opened (for the GM).
+        self.recovered: list[Msg] = []
 
     @property
     def master(self) -> Path:
@@ -152,20 +155,20 @@ class CampaignFolder:
         return aside
 
     # ------------------------------------------------------------- recovery
-    def recover(self, current_turn: int) -> list[str]:
+    def recover(self, current_turn: int) -> list[Msg]:
         """Finish or undo what an interrupted run left; returns what was done, for the GM."""
-        notes: list[str] = []
+        notes: list[Msg] = []
         if self.turns.is_dir():
             for leftover in sorted(self.turns.glob(".T*.staging-*")):
                 shutil.rmtree(leftover, ignore_errors=True)
-                notes.append(f"removed the staging folder of an interrupted run: {leftover.name}")
+                notes.append(msg("Removed the staging folder of an interrupted run: {name}.", name=leftover.name))
         journal_path = self.root / JOURNAL
         if journal_path.exists():
             journal = json.loads(journal_path.read_text(encoding="utf-8"))
             turn, target = int(journal["turn"]), self.turn_dir(int(journal["turn"]))
             if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
                 atomic_copy(target / "campaign_after.xlsx", self.master)
-                notes.append(f"completed the interrupted commit of turn {turn}")
+                notes.append(msg("Completed the interrupted commit of turn {turn}.", turn=turn))
             else:
                 if journal.get("phase") != "supersede":  # what is in the turn folder is new and partial
                     notes += self._move_partial_aside(target, turn)
@@ -177,17 +180,18 @@ class CampaignFolder:
                     if (aside / MANIFEST).exists():
                         os.replace(aside / MANIFEST, target / MANIFEST)
                     aside.rmdir()
-                    notes.append(f"restored the results of turn {turn} that an interrupted reprocessing had set aside")
+                    notes.append(msg("Restored the results of turn {turn} that an interrupted reprocessing had "
+                                     "set aside.", turn=turn))
             journal_path.unlink()
             return notes
         target = self.turn_dir(current_turn)
         if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
             atomic_copy(target / "campaign_after.xlsx", self.master)
-            notes.append(f"completed the interrupted commit of turn {current_turn}")
+            notes.append(msg("Completed the interrupted commit of turn {turn}.", turn=current_turn))
             return notes
         return notes + self._move_partial_aside(target, current_turn)
 
-    def _move_partial_aside(self, target: Path, turn: int) -> list[str]:
+    def _move_partial_aside(self, target: Path, turn: int) -> list[Msg]:
         partial = [item for item in STAGED_ITEMS if (target / item).exists()]
         if not partial:
             return []
@@ -195,7 +199,8 @@ class CampaignFolder:
         aside.mkdir(parents=True)
         for item in partial:
             os.replace(target / item, aside / item)
-        return [f"moved the partial files of an interrupted run of turn {turn} to {aside.name}"]
+        return [msg("Moved the partial files of an interrupted run of turn {turn} to {name}.", turn=turn,
+                    name=aside.name)]
 
 
 def _numbered(folder: Path, stem: str) -> Path:
