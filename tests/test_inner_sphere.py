@@ -390,6 +390,8 @@ def test_example_check_reports_every_mistake_at_its_cell_in_spanish(tmp_path: Pa
         ("LIAO", "E-FUNDS", "Research", "A2"),
         ("DAVION", "W-MOV-PATH", "Movimiento", "D6"), ("STEINER", "E-MOV-NOTHERE", "Movimiento", "E3"),
         ("LIAO", "E-MOV-SHIP", "Jumpship movement", "A2"),
+        ("KURITA", "E-AG-NOCOM", "Agencia", "B7"), ("DAVION", "E-AG-BRIBE", "Agencia", "F9"),
+        ("STEINER", "E-AG-NOSTATUS", "Agencia", "G5"),
     }
     kurita = next(s for s in outcome.submissions if s.faction == "KURITA")
     assert next(p for p in kurita.problems if p.code == "E-REP-NOTDAMAGED").message.render("es") == \
@@ -487,6 +489,6 @@ def test_cost_preview_formulas_are_in_the_templates_adjudicator_templates_writes
     ws = wb["Compras"]
     assert str(ws["G2"].value).startswith("=IF($A2=\"\"") and "VLOOKUP" in str(ws["G2"].value)
     assert "SUM" in str(ws["H2"].value) and "_costs" in str(ws["I2"].value)
-    assert wb["_costs"]["B1"].value == 1337.5  # 900 + 560 income − 107.5 upkeep − 15 jumpship
+    assert wb["_costs"]["B1"].value == 1637.5  # 1200 + 560 income − 107.5 upkeep − 15 jumpship
     outcome = pipeline.check(root, [path])
     assert [s.problems.codes() for s in outcome.submissions] == [[]]

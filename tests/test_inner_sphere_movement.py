@@ -381,8 +381,9 @@ def test_example_fog_of_war_no_faction_sees_foreign_forces_it_did_not_meet(tmp_p
     outcome = pipeline.run(root)
     assert outcome.status == "resolved"
     # What each learned: the invaders and raiders it met, and what it wrote in its own orders (Kurita's
-    # repair order names Liao's L5; Liao's movement order names Kurita's K-NS3).
-    met = {"DAVION": {"K2", "K-NS3"}, "KURITA": {"L5"}, "LIAO": {"D4", "D-NS1", "K-NS3"}, "STEINER": set()}
+    # repair order names Liao's L5 and its agency order Davion's D2, whose name it knew; Liao's movement
+    # order names Kurita's K-NS3).
+    met = {"DAVION": {"K2", "K-NS3"}, "KURITA": {"L5", "D2"}, "LIAO": {"D4", "D-NS1", "K-NS3"}, "STEINER": set()}
     for faction in sorted(before.factions):
         text = _everything(outcome.results[faction])
         foreign = [(r["id"], r["name"]) for r in regiments if r["owner"] != faction and r["id"] not in met[faction]]

@@ -108,3 +108,24 @@ def test_instructions_show_one_example_row_per_order_type(tmp_path: Path) -> Non
     shown = {cell for row in rows for cell in row}
     expected = {"MOVE", "BUILD", "FEASIBILITY", "RESEARCH_PAY", "THEFT"}
     assert {code for code, word in words.items() if word in shown} == expected  # DISBAND is off by default
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_instructions_of_every_ruleset_have_examples_for_every_order_sheet(name: str, tmp_path: Path) -> None:
+    from tests.helpers import sheet_rows
+
+    root = tmp_path / name
+    pipeline.new_campaign(installed()[name], root, example=True)
+    _, campaign, ruleset = pipeline.open_campaign(root)
+    examples = ruleset.example_rows(campaign, sorted(campaign.factions)[0])
+    assert set(examples) == {s.key for s in ruleset.order_schemas}
+    path = pipeline.make_templates(root)[0]
+    lang = campaign.factions[path.stem].language
+    shown = {cell for row in sheet_rows(path, "Instructions", lang) for cell in row}
+    for key, rows in examples.items():
+        assert rows, key
+        schema = next(s for s in ruleset.order_schemas if s.key == key)
+        first = next(v for v in rows[0].values() if v not in (None, ""))
+        column = next(c for c in schema.columns if rows[0].get(c.key) == first)
+        expected = column.choice_label(str(first), lang) if column.choices else first
+        assert expected in shown, (name, key, expected)

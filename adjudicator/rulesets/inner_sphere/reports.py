@@ -13,8 +13,10 @@ from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import Ledger
 from adjudicator.rulesets.inner_sphere.data import bonuses
+from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
 from adjudicator.rulesets.inner_sphere.orders.common import (
     ACCOUNT,
+    AGENCY,
     ECONOMY,
     GM,
     JUMPSHIPS,
@@ -63,7 +65,8 @@ def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
 class Reporter:
     def __init__(self, campaign: Campaign, snapshot: World, world: World, ledger: Ledger, dice: Dice,
                  lines: dict[str, list[LineResult]], attempts: dict[str, list[FactoryAttempt]],
-                 events: list[Event], moves: Movement | None = None, fights: list[Fight] | None = None) -> None:
+                 events: list[Event], moves: Movement | None = None, fights: list[Fight] | None = None,
+                 agency: Agency | None = None) -> None:
         self.campaign = campaign
         self.snapshot = snapshot
         self.world = world
@@ -74,6 +77,7 @@ class Reporter:
         self.events = events
         self.moves = moves or Movement()
         self.fights = fights or []
+        self.agency = agency or Agency()
         self.next_turn = campaign.turn + 1
 
     def treasury(self, faction: str) -> list[list[Any]]:
@@ -82,7 +86,8 @@ class Reporter:
         income = sum(x.change for x in lines if x.reference == "income")
         rows.append([msg("Income"), amount(income)])
         for phase, label in ((ECONOMY, msg("Upkeep")), (JUMPSHIPS, msg("Jumpships")), (REPAIRS, msg("Repairs")),
-                             (PURCHASES, msg("Purchases")), (RESEARCH, msg("Research")), (GM, msg("GM"))):
+                             (PURCHASES, msg("Purchases")), (AGENCY, msg("Agency")), (RESEARCH, msg("Research")),
+                             (GM, msg("GM"))):
             total = sum(x.change for x in lines if x.phase == phase and x.reference != "income")
             rows.append([label, amount(total)])
         rows.append([msg("Closing treasury"), amount(self.world.treasury.get(faction, 0))])
@@ -149,8 +154,27 @@ class Reporter:
         return rows
 
     def rolls(self, faction: str) -> list[list[Any]]:
+        # Espionage dice stay with the GM: they would tell a spy whether its report came from a double agent.
         return [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in self.dice.sorted_log()
-                if f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-")]
+                if (f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-"))
+                and not r.purpose.startswith("agency:353:")]
+
+    def operations(self, faction: str | None) -> list[list[Any]]:
+        rows = []
+        for op in sorted(self.agency.ops, key=lambda o: (o.faction, o.row)):
+            if faction is not None and op.faction != faction:
+                continue
+            secret = faction is not None and op.op == "353"
+            rolls = ["", ""] if secret else [op.nat if op.nat is not None else "", op.eff if op.eff is not None else ""]
+            gm = [op.faction] if faction is None else []
+            tail = [msg("YES") if op.detected else msg("NO")] if faction is None else []
+            rows.append(gm + [op.row, op_label(op.op), op.label, *rolls, *tail, op.result or ""])
+        return rows
+
+    def commandos(self, faction: str | None) -> list[list[Any]]:
+        return [([] if faction else [c.owner]) + [c.id, c.system or self.world.where(c), c.regiment, c.established_turn]
+                for c in sorted(self.world.commandos.values(), key=lambda c: c.id)
+                if faction is None or c.owner == faction]
 
     def routes(self, faction: str | None) -> list[list[Any]]:
         """Each ship's route step by step with what happened and its accident roll (a faction: its own ships)."""
@@ -179,6 +203,12 @@ class Reporter:
             ReportTable("labs", msg("Labs"), h(N_("Lab"), N_("Line"), N_("Locked until points")), self.labs(faction)),
             ReportTable("assets", msg("Systems and jumpships"), ASSET_HEADERS, self.assets(faction)),
             ReportTable("forces", msg("Regiments"), FORCE_HEADERS, self.forces(faction)),
+            ReportTable("agency", msg("Agency operations"), AGENCY_HEADERS, self.operations(faction)),
+            ReportTable("commandos", msg("Your commandos"), COMMANDO_HEADERS, self.commandos(faction)),
+            ReportTable("notices", msg("Agency notices"), h(N_("Notice")),
+                        [[text] for f, text in self.agency.notices if f == faction]),
+            ReportTable("intel", msg("Intelligence"), INTEL_HEADERS,
+                        [row[1:] for f, row in self.agency.intel if f == faction]),
             ReportTable("rolls", msg("Your dice"), ROLL_HEADERS, self.rolls(faction)),
         ]
         return [t for t in tables if t.rows or t.key in ("treasury", "production")]
@@ -189,7 +219,8 @@ class Reporter:
         for f in factions:
             rows = dict((str(r[0].text), r[1]) for r in self.treasury(f))
             summary.append([f, rows["Opening treasury"], rows["Income"], rows["Upkeep"], rows["Jumpships"],
-                            rows["Repairs"], rows["Purchases"], rows["Research"], rows["GM"], rows["Closing treasury"]])
+                            rows["Repairs"], rows["Purchases"], rows["Agency"], rows["Research"], rows["GM"],
+                            rows["Closing treasury"]])
         production = [[j.faction, *describe_job(j, self.world, self.next_turn)] for j in self.world.jobs]
         research = [[f, *row] for f in factions for row in self.research(f)]
         faction = h(N_("Faction"))
@@ -203,6 +234,13 @@ class Reporter:
                           f.defence_level] for f in self.fights]),
             ReportTable("gm_production", msg("Production and repairs in progress"), faction + PRODUCTION, production),
             ReportTable("gm_research", msg("Research dice this turn"), faction + RESEARCH_HEADERS, research),
+            ReportTable("gm_agency", msg("Agency operations"), faction + h(*AGENCY_COLUMNS, N_("Detected"),
+                                                                             N_("Result")), self.operations(None)),
+            ReportTable("gm_commandos", msg("Commandos"), faction + COMMANDO_HEADERS, self.commandos(None)),
+            ReportTable("gm_notices", msg("Agency notices"), h(N_("Faction"), N_("Notice")),
+                        [[f, text] for f, text in self.agency.notices]),
+            ReportTable("gm_intel", msg("Intelligence"), faction + INTEL_HEADERS,
+                        [[f, *row[1:]] for f, row in self.agency.intel]),
             ReportTable("gm_rolls", msg("Dice"), ROLL_HEADERS,
                         [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total]
                          for r in self.dice.sorted_log()]),
@@ -219,5 +257,9 @@ FACTORY_HEADERS = h(N_("Hex"), N_("Stake"), N_("Chance, %"), N_("d100"), N_("Res
 ASSET_HEADERS = h(N_("Hex"), N_("Name"), N_("Income"), N_("Defence level"), N_("Factories"), N_("Disputed"))
 FORCE_HEADERS = h(N_("ID"), N_("Name"), N_("Unit type"), N_("Experience"), N_("Hex"), N_("Aboard"), N_("Damaged"))
 ROLL_HEADERS = h(N_("Purpose"), N_("Dice"), N_("Results"), N_("Total"))
+AGENCY_COLUMNS = (N_("Row"), N_("Operation"), N_("Target"), N_("Roll"), N_("Effective roll"))
+AGENCY_HEADERS = h(*AGENCY_COLUMNS, N_("Result"))
+COMMANDO_HEADERS = h(N_("ID"), N_("Hex"), N_("Regiment"), N_("Established in turn"))
+INTEL_HEADERS = h(N_("Subject"), N_("Item"), N_("Detail"))
 TREASURY_HEADERS = h(N_("Faction"), N_("Opening treasury"), N_("Income"), N_("Upkeep"), N_("Jumpships"),
-                     N_("Repairs"), N_("Purchases"), N_("Research"), N_("GM"), N_("Closing treasury"))
+                     N_("Repairs"), N_("Purchases"), N_("Agency"), N_("Research"), N_("GM"), N_("Closing treasury"))

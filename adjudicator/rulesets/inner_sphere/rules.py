@@ -30,7 +30,10 @@ from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.gm import GmInputs
-from adjudicator.rulesets.inner_sphere.orders import movement, purchase, repair, research
+from adjudicator.rulesets.inner_sphere.orders import agency, movement, purchase, repair, research
+from adjudicator.rulesets.inner_sphere.orders.agency import commandos as agency_commandos
+from adjudicator.rulesets.inner_sphere.orders.agency import sabotage as agency_sabotage
+from adjudicator.rulesets.inner_sphere.orders.agency import unrest as agency_unrest
 from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, OrderRow, Rejection
 from adjudicator.rulesets.inner_sphere.phases import combats, economy, end_of_turn
 from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
@@ -39,8 +42,9 @@ from adjudicator.rulesets.inner_sphere.reports import Reporter
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, world_from_tables, world_to_tables
 from adjudicator.sheets import records
 
-#: Order sheets in the order they are paid (3.1, 3.2, 3.5), each with the module that carries it out.
-PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("movement", movement), ("research", research))
+#: Order sheets in the order they are paid (3.1, 3.2, 3.3, 3.4, 3.5), each with the module that carries it out.
+PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("movement", movement), ("agency", agency),
+                 ("research", research))
 
 
 def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
@@ -55,7 +59,7 @@ def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
         for number, values in records(sheet.frame):
             if values.get("_invalid"):
                 continue
-            kind = values.get("action") if key == "movement" else values.get("kind")
+            kind = values.get({"movement": "action", "agency": "op"}.get(key, "kind"))
             rows.append(OrderRow(orders.faction, key, int(number), str(kind), dict(values)))
     return rows
 
@@ -77,7 +81,7 @@ def settle(world: World, ctx: Context, faction: str, rows: list[OrderRow],
     modules = dict(PAYMENT_ORDER)
     out: dict[tuple[str, int], Done | Rejection] = {}
     for o in rows:
-        if o.sheet == "research" and not ctx.plan(faction).moved:
+        if o.sheet in ("agency", "research") and not ctx.plan(faction).moved:
             _move(world, ctx, faction, rows, the_map, out)
         if o.sheet != "movement":
             out[(o.sheet, o.row)] = modules[o.sheet].carry_out(world, o, ctx)
@@ -115,8 +119,9 @@ class InnerSphere(Ruleset):
     data_package = "adjudicator.rulesets.inner_sphere"
     faction_columns = (schemas.TREASURY,)
     state_schemas = (schemas.SYSTEMS, schemas.FACTORIES, schemas.REGIMENTS, schemas.JUMPSHIPS, schemas.JOBS,
-                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS)
-    order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.RESEARCH)
+                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS,
+                     schemas.COMMANDOS, schemas.UNREST, schemas.UNREST_MODS, schemas.KNOWN, schemas.NEUTRAL)
+    order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.AGENCY, schemas.RESEARCH)
     gm_input_schemas = (schemas.COMBATS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
@@ -170,6 +175,11 @@ class InnerSphere(Ruleset):
         for faction in sorted(campaign.factions):
             done = settle(world, ctx, faction, order_rows(turn.orders.get(faction)), the_map)
             outcomes.update({(faction, key, row): o for (key, row), o in done.items()})
+        factions = sorted(campaign.factions)
+        spies = agency.resolve(world, ctx, turn.dice, factions)
+        for op in spies.ops:
+            if op.result is not None:
+                outcomes[(op.faction, "agency", op.row)] = Done(op.result, op.cost)
         lines: dict[str, list[research_phase.LineResult]] = {}
         attempts: dict[str, list[research_phase.FactoryAttempt]] = {}
         for faction in sorted(campaign.factions):
@@ -178,9 +188,14 @@ class InnerSphere(Ruleset):
             attempts[faction] = research_phase.found_factories(world, faction, plan, turn.dice, campaign.parameters,
                                                                campaign.turn)
 
+        gains = {(f, x.line): (x.before, x.gained) for f, results in lines.items() for x in results}
+        agency_sabotage.steal(world, spies, gains)
+        for f, results in lines.items():
+            for x in results:
+                x.after = world.line_points(f, x.line)
         chains = [c for f in sorted(campaign.factions) for c in ctx.plan(f).chains]
-        moves = move_phase.execute(world, chains, turn.dice, campaign.parameters, ctx.tariffs)
-        fights = combats.requests(world, moves.engagements, ctx.tariffs)
+        moves = move_phase.execute(world, chains, turn.dice, campaign.parameters, ctx.tariffs, spies.skipped)
+        fights = combats.requests(world, moves.engagements, ctx.tariffs, spies.no_combat)
 
         gm = GmInputs(turn.gm_input or {}, turn.gm_input_file, set(campaign.factions), turn.problems)
         answers = gm.combat_results(fights)
@@ -192,6 +207,9 @@ class InnerSphere(Ruleset):
             return TurnResult(gm_requests=gm.requests(fights))
         events += end_of_turn.advance(world, snapshot, turn.dice, campaign.turn, campaign.language,
                                       campaign.parameters)
+        told = agency_unrest.apply_transfers(world, spies) + agency_commandos.follow(world)
+        spies.notices += told
+        end_of_turn.expire_unrest(world, snapshot, campaign.turn)
 
         tables = world_to_tables(world, campaign.tables)
         result = TurnResult(
@@ -204,7 +222,8 @@ class InnerSphere(Ruleset):
             opening_balances=opening,
             closing_balances={(f, ACCOUNT): world.treasury.get(f, 0) for f in sorted(campaign.factions)},
         )
-        reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events, moves, fights)
+        reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events, moves, fights,
+                            spies)
         result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
         result.gm_reports = reporter.gm()
         return result

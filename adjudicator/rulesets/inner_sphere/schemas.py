@@ -379,3 +379,120 @@ COMBATS = TableSchema(
                        "Jumpship destroyed (with its cargo).")),
     ),
 )
+
+# ------------------------------------------------------------------------------------------ 3.4 agency
+AGENCY_OPS = choices(
+    ("341", N_("341 Purge system"), ["Purgar sistema", "Purgar", "341"]),
+    ("342", N_("342 Introduce commandos"), ["Introducir comandos", "Introducir comando", "342"]),
+    ("343", N_("343 Industrial sabotage"), ["Sabotaje industrial", "343"]),
+    ("344", N_("344 Industrial protection"), ["Protección industrial", "344"]),
+    ("345", N_("345 Military sabotage"), ["Sabotaje militar", "345"]),
+    ("346", N_("346 Military protection"), ["Protección militar", "346"]),
+    ("347", N_("347 Technological sabotage"), ["Sabotaje tecnológico", "347"]),
+    ("348", N_("348 Technological protection"), ["Protección tecnológica", "348"]),
+    ("349", N_("349 Foment civil discontent"), ["Fomentar descontento civil", "349"]),
+    ("350", N_("350 Foment military discontent"), ["Fomentar descontento militar", "350"]),
+    ("351", N_("351 Foment revolts"), ["Fomentar revueltas", "Fomentar revuelta", "351"]),
+    ("352", N_("352 Bread and circuses"), ["Pan y circo", "352"]),
+    ("353", N_("353 Espionage"), ["Espionaje", "353"]),
+    ("354", N_("354 Spread rumours"), ["Difundir rumores", "Rumores", "354"]),
+)
+COMMANDO_MODES = choices(
+    ("NEW", N_("New"), ["Nuevo", "Introducir"]),
+    ("ADVANCE", N_("Advance"), ["Avanzar"]),
+    ("ATTACH", N_("Attach to regiment"), ["Transferir", "Adjuntar", "Unir"]),
+)
+UNREST_STATUSES = choices(
+    ("CIVIL", N_("Civil discontent"), ["Descontento civil", "Civil"]),
+    ("MILITARY", N_("Military discontent"), ["Descontento militar", "Militar"]),
+    ("REVOLT", N_("Revolt"), ["Revuelta", "Revueltas"]),
+)
+
+AGENCY = TableSchema(
+    key="agency",
+    title=N_("Agency"),
+    synonyms=("Agencia", "Agencia de inteligencia", "Operaciones", "3.4"),
+    optional=True,
+    help=N_("3.4: intelligence agency operations 341-354, resolved in numerical order after being paid."),
+    columns=(
+        Column("op", N_("Operation"), Kind.CHOICE, required=True, choices=AGENCY_OPS, width=30,
+               synonyms=("Operación", "No."), help=N_("The operation, 341 to 354.")),
+        Column("target", N_("Target"), width=16,
+               help=N_("A system hex (XXYY), a regiment ID, a state, or STATE:LINE for 347 and 348.")),
+        Column("mode", N_("Mode"), Kind.CHOICE, choices=COMMANDO_MODES, width=12,
+               help=N_("342: New, Advance or Attach to regiment.")),
+        Column("commando", N_("Commando"), width=14, help=N_("342 Advance and Attach: the ID of your commando.")),
+        Column("regiment", N_("Regiment"), width=12, help=N_("342 Attach: the foreign regiment whose name you know.")),
+        Column("bribe", N_("Bribe"), Kind.INT, minimum=0, maximum=100, width=8,
+               help=N_("342: C of bribes, 0 to 100 in steps of 20 (+1 per 20).")),
+        Column("status", N_("Unrest status"), Kind.CHOICE, choices=UNREST_STATUSES, width=16,
+               help=N_("352: the status quelled (Civil discontent 50 C, Military discontent 100 C, Revolt 200 C).")),
+        Column("regiments", N_("Regiments"), width=20,
+               help=N_("352: your regiments on the planet committed, separated by commas (+1 each).")),
+        Column("text", N_("Text"), width=40, help=N_("354: the rumour delivered to the target state.")),
+        *PREVIEW,
+    ),
+)
+
+COMMANDOS = TableSchema(
+    key="commandos",
+    title=N_("Commandos"),
+    optional=True,
+    columns=(
+        Column("id", N_("ID"), required=True, width=14),
+        Column("owner", N_("Owner"), required=True, width=10),
+        Column("system", N_("System"), width=8, help=N_("The hex of the system it is in (blank when attached).")),
+        Column("regiment", N_("Regiment"), width=12, help=N_("The regiment it is attached to and follows.")),
+        Column("established_turn", N_("Established in turn"), Kind.INT, minimum=0, width=10),
+    ),
+)
+
+UNREST = TableSchema(
+    key="unrest",
+    title=N_("Unrest"),
+    optional=True,
+    columns=(
+        Column("hex", N_("Hex"), required=True, width=8),
+        Column("civil", N_("Civil discontent"), Kind.CHOICE, choices=YES_NO, width=10),
+        Column("military", N_("Military discontent"), Kind.CHOICE, choices=YES_NO, width=10),
+        Column("revolt", N_("Revolt severity"), Kind.INT, minimum=0, maximum=3, width=8),
+        Column("instigator", N_("Instigator"), width=10),
+        Column("quiet_until", N_("Quiet until turn"), Kind.INT, minimum=0, width=8),
+        Column("force_only", N_("Only by force of arms"), Kind.CHOICE, choices=YES_NO, width=10),
+    ),
+)
+
+UNREST_MODS = TableSchema(
+    key="unrest_mods",
+    title=N_("Unrest modifiers"),
+    optional=True,
+    columns=(
+        Column("hex", N_("Hex"), required=True, width=8),
+        Column("value", N_("Modifier"), Kind.INT, required=True, width=8),
+        Column("first_turn", N_("From turn"), Kind.INT, required=True, minimum=0, width=8),
+        Column("last_turn", N_("Until turn"), Kind.INT, required=True, minimum=0, width=8),
+    ),
+)
+
+KNOWN = TableSchema(
+    key="known_regiments",
+    title=N_("Known regiments"),
+    optional=True,
+    help=N_("Foreign regiments whose names a state has learned (espionage or the GM)."),
+    columns=(
+        Column("faction", N_("Faction"), required=True, width=10),
+        Column("regiment", N_("Regiment"), required=True, width=12),
+    ),
+)
+
+NEUTRAL = TableSchema(
+    key="neutral",
+    title=N_("Neutral regiments"),
+    optional=True,
+    help=N_("Regiments neutral after bread and circuses (352): no combat, and no return to that system while "
+            "it has unrest."),
+    columns=(
+        Column("regiment", N_("Regiment"), required=True, width=12),
+        Column("system", N_("System"), required=True, width=8),
+    ),
+)

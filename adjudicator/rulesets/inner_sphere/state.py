@@ -14,15 +14,20 @@ import pandas as pd
 
 from adjudicator.ledger import Amount, exact
 from adjudicator.rulesets.inner_sphere.schemas import (
+    COMMANDOS,
     FACTORIES,
     JOBS,
     JUMPSHIPS,
+    KNOWN,
     LABS,
     LINE_ORDER,
+    NEUTRAL,
     REGIMENTS,
     RESEARCH_POINTS,
     SALES,
     SYSTEMS,
+    UNREST,
+    UNREST_MODS,
 )
 
 
@@ -114,6 +119,32 @@ class Sale:
 
 
 @dataclass
+class Commando:
+    """An agent of ``owner``: in a system, or attached to a regiment that it follows (spec §1, §5 342)."""
+
+    id: str
+    owner: str
+    system: str = ""
+    regiment: str = ""
+    established_turn: int = 0
+
+
+@dataclass
+class Unrest:
+    """A system's unrest statuses (349–352): discontent, revolt severity and instigator, quiet, force only."""
+
+    civil: bool = False
+    military: bool = False
+    revolt: int | None = None  # severity 0, 1 or 3
+    instigator: str = ""
+    quiet_until: int | None = None
+    force_only: bool = False
+
+    def empty(self) -> bool:
+        return self == Unrest()
+
+
+@dataclass
 class World:
     systems: dict[str, System]
     treasury: dict[str, Amount]
@@ -125,6 +156,11 @@ class World:
     opened: set[tuple[str, str]] = field(default_factory=set)
     labs: dict[tuple[str, int], tuple[str, int | None]] = field(default_factory=dict)  # line, unlock_at
     sales: list[Sale] = field(default_factory=list)
+    commandos: dict[str, Commando] = field(default_factory=dict)
+    unrest: dict[str, Unrest] = field(default_factory=dict)
+    unrest_mods: list[tuple[str, int, int, int]] = field(default_factory=list)  # hex, value, first, last turn
+    known: set[tuple[str, str]] = field(default_factory=set)  # (faction, foreign regiment) names learned
+    neutral: dict[str, str] = field(default_factory=dict)  # regiment → system it stays neutral in (352)
 
     def copy(self) -> World:
         return copy.deepcopy(self)
@@ -141,6 +177,20 @@ class World:
 
     def line_points(self, faction: str, line: str) -> int:
         return self.points.get((faction, line), 0)
+
+    def where(self, commando: Commando) -> str:
+        """The system a commando is in: its own, or its regiment's planet (blank while aboard a jumpship)."""
+        if not commando.regiment:
+            return commando.system
+        regiment = self.regiments.get(commando.regiment)
+        return "" if regiment is None or regiment.jumpship else regiment.system
+
+    def status(self, hex_: str) -> Unrest:
+        return self.unrest.setdefault(hex_, Unrest())
+
+    def unrest_mod(self, hex_: str, turn: int) -> int:
+        """U(S): the sum of the active unrest modifiers of a system (positive helps instigators)."""
+        return sum(v for h, v, first, last in self.unrest_mods if h == hex_ and first <= turn <= last)
 
 
 def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
@@ -192,6 +242,20 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     for r in _rows(tables.get("sales")):
         world.sales.append(Sale(key(r["seller"]), key(r["buyer"]), str(r["line"]), int(r["points"]),
                                 int(r["effective_turn"])))
+    for r in _rows(tables.get("commandos")):
+        c = Commando(key(r["id"]), key(r["owner"]), hex_id(r.get("system")), key(r.get("regiment")),
+                     _int(r.get("established_turn")) or 0)
+        world.commandos[c.id] = c
+    for r in _rows(tables.get("unrest")):
+        world.unrest[hex_id(r["hex"])] = Unrest(r.get("civil") == "YES", r.get("military") == "YES",
+                                               _int(r.get("revolt"), None), key(r.get("instigator")),
+                                               _int(r.get("quiet_until"), None), r.get("force_only") == "YES")
+    for r in _rows(tables.get("unrest_mods")):
+        world.unrest_mods.append((hex_id(r["hex"]), int(r["value"]), int(r["first_turn"]), int(r["last_turn"])))
+    for r in _rows(tables.get("known_regiments")):
+        world.known.add((key(r["faction"]), key(r["regiment"])))
+    for r in _rows(tables.get("neutral")):
+        world.neutral[key(r["regiment"])] = hex_id(r["system"])
     return world
 
 
@@ -238,4 +302,17 @@ def world_to_tables(world: World, tables: dict[str, pd.DataFrame]) -> dict[str, 
     out["sales"] = _frame([
         {"seller": s.seller, "buyer": s.buyer, "line": s.line, "points": s.points, "effective_turn": s.effective_turn}
         for s in world.sales], SALES.keys())
+    out["commandos"] = _frame([
+        {"id": c.id, "owner": c.owner, "system": c.system or None, "regiment": c.regiment or None,
+         "established_turn": c.established_turn}
+        for c in sorted(world.commandos.values(), key=lambda c: c.id)], COMMANDOS.keys())
+    out["unrest"] = _frame([
+        {"hex": h, "civil": _yes(u.civil), "military": _yes(u.military), "revolt": u.revolt,
+         "instigator": u.instigator or None, "quiet_until": u.quiet_until, "force_only": _yes(u.force_only)}
+        for h, u in sorted(world.unrest.items()) if not u.empty()], UNREST.keys())
+    out["unrest_mods"] = _frame([
+        {"hex": h, "value": v, "first_turn": first, "last_turn": last}
+        for h, v, first, last in sorted(world.unrest_mods)], UNREST_MODS.keys())
+    out["neutral"] = _frame([{"regiment": r, "system": h} for r, h in sorted(world.neutral.items())], NEUTRAL.keys())
+    out["known_regiments"] = _frame([{"faction": f, "regiment": r} for f, r in sorted(world.known)], KNOWN.keys())
     return out

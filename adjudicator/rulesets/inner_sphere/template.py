@@ -18,7 +18,7 @@ from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import gettext_in
 from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere import schemas
-from adjudicator.rulesets.inner_sphere.data import tariffs
+from adjudicator.rulesets.inner_sphere.data import rule_tables, tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import Context
 from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost
 from adjudicator.rulesets.inner_sphere.phases import economy
@@ -79,18 +79,25 @@ def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
     line_col = schemas.RESEARCH.column("line")
     lines = [(_label(line_col, code, lang), 1 if (faction, code) in world.opened else 0)
              for code in schemas.LINE_ORDER]
+    op_col = schemas.AGENCY.column("op")
+    agency = rule_tables()["agency"]
+    ops = [(_label(op_col, code, lang), agency[code]["cost"]) for code in sorted(agency)]
+    ops += [(code, agency[code]["cost"]) for code in sorted(agency)]
+    ops += [(synonym, agency[c.code]["cost"]) for c in op_col.choices for synonym in c.synonyms if synonym != c.code]
     ranges = {"repair": _table(costs, 1, repairs), "units": _table(costs, 4, units),
-              "defences": _table(costs, 7, defences), "lines": _table(costs, 10, lines)}
-    titles = {s.key: quote_sheetname(s.title_in(lang)) for s in (schemas.REPAIRS, schemas.PURCHASES, schemas.RESEARCH)}
+              "defences": _table(costs, 7, defences), "lines": _table(costs, 10, lines), "ops": _table(costs, 13, ops)}
+    sheets = (schemas.REPAIRS, schemas.PURCHASES, schemas.AGENCY, schemas.RESEARCH)
+    titles = {s.key: quote_sheetname(s.title_in(lang)) for s in sheets}
     last = INPUT_ROWS + 1
 
     def total_of(schema: schemas.TableSchema) -> str:
         letter = _letter(schema, "cost")
         return f"SUM({titles[schema.key]}!${letter}$2:${letter}${last})"
 
-    before = {"repairs": "0", "purchases": total_of(schemas.REPAIRS),
-              "research": f"{total_of(schemas.REPAIRS)}+{total_of(schemas.PURCHASES)}"}
-    for schema in (schemas.REPAIRS, schemas.PURCHASES, schemas.RESEARCH):
+    paid = f"{total_of(schemas.REPAIRS)}+{total_of(schemas.PURCHASES)}"
+    before = {"repairs": "0", "purchases": total_of(schemas.REPAIRS), "agency": paid,
+              "research": f"{paid}+{total_of(schemas.AGENCY)}"}
+    for schema in sheets:
         title = schema.title_in(lang)
         if title not in wb.sheetnames:
             continue
@@ -110,6 +117,8 @@ def _key(cell: str) -> str:
 
 
 def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, ranges: dict[str, str]) -> str:
+    if schema.key == "agency":
+        return _agency_formula(r, lang, ranges["ops"])
     kind = schema.column("kind")
     if schema.key == "repairs":
         return f"IFERROR(VLOOKUP({_key(f'B{r}')},{ranges['repair']},2,FALSE),0)"
@@ -125,3 +134,18 @@ def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, 
     return (f'IF($A{r}="{lab}",IF(E{r}="{yes}",{params["lab_reassign_cost"]},0),'
             f'IF($A{r}="{roll}",N(D{r})*{die}+{first},'
             f'IF($A{r}="{icna}",{params["icna_cost"]},N(G{r}))))')
+
+
+def _agency_formula(r: int, lang: str, table: str) -> str:
+    """The operation's cost (by label, code or Spanish name) + the bribe; 352 by the status quelled;
+    342 Attach is free."""
+    schema, agency = schemas.AGENCY, rule_tables()["agency"]
+    op, mode, status, bribe = (_letter(schema, k) for k in ("op", "mode", "status", "bribe"))
+    attach = _label(schema.column("mode"), "ATTACH", lang)
+    civil, military, revolt = (_label(schema.column("status"), code, lang) for code in ("CIVIL", "MILITARY", "REVOLT"))
+    b = agency["352"]
+    by_status = (f'IF({status}{r}="{civil}",{b["civil"]},IF({status}{r}="{military}",{b["military"]},'
+                 f'IF({status}{r}="{revolt}",{b["revolt"]},0)))')
+    key = f'IF(ISNUMBER(${op}{r}),TEXT(${op}{r},"0"),${op}{r})'
+    base = f"IFERROR(VLOOKUP({key},{table},2,FALSE),0)"
+    return f'IF({mode}{r}="{attach}",0,IF({status}{r}<>"",{by_status},{base})+N({bribe}{r}))'

@@ -69,6 +69,7 @@ class FactionPlan:
     committed: set[str] = field(default_factory=set)  # regiments committed by another order (352) this turn
     chains: list[Any] = field(default_factory=list)  # accepted jumpship chains (orders.movement.Chain)
     moved: bool = False  # chains validated and paid
+    agency: list[Any] = field(default_factory=list)  # paid agency operations (orders.agency.common.Op)
 
 
 @dataclass
@@ -130,5 +131,6 @@ def required(order: OrderRow, *columns: str) -> Rejection | None:
 
 _HEADERS = {
     "target": N_("Regiment or system"), "system": N_("System"), "unit_type": N_("Unit type"), "line": N_("Line"),
-    "lab": N_("Lab"), "dice": N_("Dice"), "stake": N_("Stake"),
+    "lab": N_("Lab"), "dice": N_("Dice"), "stake": N_("Stake"), "commando": N_("Commando"),
+    "regiment": N_("Regiment"), "status": N_("Unrest status"),
 }

@@ -236,6 +236,13 @@ def build_chain(world: World, ctx: Context, faction: str, ship_id: str, rows: li
                                                                  regiment=missing[0]), "regiments")
             if action in LANDING and not regiments:
                 return _reject(order.row, "E-MOV-EMPTY", msg("Invade or raid without regiments."), "regiments")
+            unrest = world.unrest.get(here)
+            restless = unrest is not None and (unrest.civil or unrest.military or unrest.revolt is not None)
+            barred = [r for r in regiments if restless and world.neutral.get(r) == here]
+            if barred and action != "RAID":
+                return _reject(order.row, "E-MOV-NEUTRAL", msg(
+                    "Regiment {regiment} stays neutral in {hex}: it may not return while the unrest lasts.",
+                    regiment=barred[0], hex=here), "regiments")
             aboard -= set(regiments)
             if action == "RAID":
                 rounds = order.get("rounds")

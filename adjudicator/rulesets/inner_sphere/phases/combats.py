@@ -51,15 +51,19 @@ def _describe(world: World, ids: list[str], tariffs: Tariffs) -> tuple[str, int]
     return "; ".join(parts), total
 
 
-def requests(world: World, engagements: list[Engagement], tariffs: Tariffs) -> list[Fight]:
-    """One row per combat, with the forces as they stand after movement (loaded regiments take no part)."""
+def requests(world: World, engagements: list[Engagement], tariffs: Tariffs,
+             absent: frozenset[str] | set[str] = frozenset()) -> list[Fight]:
+    """One row per combat, with the forces as they stand after movement (loaded regiments take no part, nor
+    those that military sabotage or a lost turn keeps out of combat: ``absent``)."""
     out = []
     for e in sorted(engagements, key=lambda e: e.id):
         system = world.systems.get(e.system)
         defender = system.owner if system else ""
-        attackers, attack = _describe(world, [r for r in e.regiments if r in world.regiments], tariffs)
+        attackers, attack = _describe(world, [r for r in e.regiments if r in world.regiments and r not in absent],
+                                      tariffs)
         present = sorted(r.id for r in world.regiments.values()
-                         if r.system == e.system and not r.jumpship and r.owner == defender and defender)
+                         if r.system == e.system and not r.jumpship and r.owner == defender and defender
+                         and r.id not in absent)
         defenders, defence = _describe(world, present, tariffs)
         level = system.defence if system else 0
         if e.kind == "DEFENCE_FIRE":

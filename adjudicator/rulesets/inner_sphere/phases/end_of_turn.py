@@ -96,3 +96,18 @@ def _complete(world: World, job: Job, dice: Dice, turn: int, language: str) -> M
 def eta(job: Job, turn: int) -> int:
     """The turn in which the job's result exists, if nothing stops it (turn = the current turn)."""
     return turn + job.turns_left
+
+
+def expire_unrest(world: World, snapshot: World, turn: int) -> None:
+    """Timers (§6.7 step 5): unrest modifiers past their last turn go, an elapsed quiet is cleared, and a
+    system that changed hands loses its statuses."""
+    world.unrest_mods = [m for m in world.unrest_mods if m[3] > turn]
+    for hex_, status in list(world.unrest.items()):
+        if status.quiet_until is not None and status.quiet_until <= turn:
+            status.quiet_until = None
+        if world.owner(hex_) != snapshot.owner(hex_) and not status.force_only:
+            del world.unrest[hex_]
+        elif status.empty():
+            del world.unrest[hex_]
+    unrest = {h for h, s in world.unrest.items() if s.civil or s.military or s.revolt is not None}
+    world.neutral = {r: h for r, h in world.neutral.items() if h in unrest and r in world.regiments}

@@ -145,7 +145,8 @@ def execute(world: World, chains: list[Chain], dice: Dice, params: dict, tariffs
                     if s.action == "LOAD" else
                     msg("Retreats from {hex} with {regiments}.", regiments=", ".join(boarded) or "—", hex=s.hex))
             if skipped_here:
-                text = msg("{text} Sabotaged, left behind: {regiments}.", text=text, regiments=", ".join(skipped_here))
+                text = msg("{action} Sabotaged, left behind: {regiments}.", action=text,
+                           regiments=", ".join(skipped_here))
             log(c, s, text, rolls.get(c.ship, ""))
             system = world.systems.get(s.hex)
             if system is not None and system.owner != c.faction and system.defence > 0 and boarded:
