@@ -126,3 +126,63 @@ def test_every_rulesets_filled_orders_round_trip_through_libreoffice(name: str, 
     blank = convert_all(soffice, templates, fmt, tmp_path / "lo-templates")
     clean = pipeline.check(root, blank)
     assert [s.problems.codes() for s in clean.submissions] == [[] for _ in blank]
+
+
+def test_inner_sphere_cost_preview_recalculated_by_libreoffice_matches_what_the_turn_charges(
+        soffice: str, tmp_path: Path) -> None:
+    """Every order row the turn pays: LibreOffice's recalculated preview equals the ledger's charge for it."""
+    from decimal import Decimal
+
+    from adjudicator.engine.registry import installed
+
+    ruleset = installed()["inner_sphere"]
+    root = tmp_path / "is"
+    pipeline.new_campaign(ruleset, root, example=True)
+    _, campaign, _ = pipeline.open_campaign(root)
+    inbox = sorted((root / "inbox").iterdir())
+    recalculated = {p.stem: p for p in convert_all(soffice, inbox, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")}
+    assert pipeline.run(root).status == "resolved"
+    lang = campaign.language
+    charges = {}
+    for row in sheet_rows(root / "campaign.xlsx", "Ledger", lang)[1:]:
+        faction, sheet_key, number = (str(row[7]).split(":") + ["", ""])[:3]
+        if row[3] == gettext_in(lang, "treasury") and number.startswith("row"):
+            charges[(faction, sheet_key, int(number.split()[1]))] = -Decimal(str(row[4]))
+    compared = 0
+    for (faction, sheet_key, number), charge in charges.items():
+        schema = next((s for s in ruleset.order_schemas if s.key == sheet_key), None)
+        if schema is None or not any(c.key == "cost" for c in schema.columns):
+            continue
+        faction_lang = campaign.factions[faction].language
+        rows = sheet_rows(recalculated[faction], schema.title_in(faction_lang), faction_lang)
+        cost = rows[0].index(schema.column("cost").header_in(faction_lang))
+        preview = rows[number - 1][cost]
+        assert Decimal(str(preview)) == charge, (faction, sheet_key, number)
+        compared += 1
+    assert compared >= 8, "the example pays orders on several sheets"
+
+
+@pytest.mark.parametrize("name", sorted(__import__("adjudicator.engine.registry", fromlist=["x"]).installed()))
+def test_every_rulesets_safeguards_survive_a_libreoffice_save(name: str, soffice: str, tmp_path: Path) -> None:
+    """Dropdowns (with their named lists), locked headers and sheet protection are still there after
+    LibreOffice saves a template as .xlsx."""
+    import openpyxl
+
+    from adjudicator.engine.registry import installed
+
+    root = tmp_path / name
+    pipeline.new_campaign(installed()[name], root, example=True)
+    _, campaign, ruleset = pipeline.open_campaign(root)
+    templates = pipeline.make_templates(root)
+    saved = convert_all(soffice, templates, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")
+    for before_path, after_path in zip(templates, saved, strict=True):
+        lang = campaign.factions[before_path.stem].language
+        before, after = openpyxl.load_workbook(before_path), openpyxl.load_workbook(after_path)
+        assert set(before.defined_names) <= set(after.defined_names)
+        for schema in ruleset.order_schemas:
+            old, new = before[schema.title_in(lang)], after[schema.title_in(lang)]
+            assert new.protection.sheet and new["A1"].protection.locked is not False
+            assert new["A2"].protection.locked is False
+            lists = lambda ws: sorted((dv.formula1 or "").lstrip("=") for dv in ws.data_validations.dataValidation  # noqa: E731
+                                      if dv.type == "list")
+            assert lists(new) == lists(old), (name, schema.key)

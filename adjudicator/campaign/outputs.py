@@ -172,19 +172,17 @@ def results_workbook(
         wb.remove(wb.active)
     first = len(wb.worksheets)
     if submission is not None and submission.orders is not None:
+        several = len(submission.orders.sheets) > 1
         for sheet in submission.orders.sheets.values():
             headers, rows = outcome_rows(sheet, faction, outcomes, list(submission.problems), lang)
-            write_table_sheet(wb, f"{sheet_label(msg('Outcome'), lang)} {turn_label}", headers, rows, lang,
-                              widths=outcome_widths(sheet))
-    write_report_sheet(wb, f"{sheet_label(msg('Report'), lang)} {turn_label}", list(reports), lang)
-    write_table_sheet(wb, f"{sheet_label(msg('Ledger'), lang)} {turn_label}", LEDGER_HEADERS, ledger_rows(lines),
+            # One outcome tab per order sheet: "Outcome T03", or "Outcome Repairs T03" when there are several.
+            name = f"{msg('Outcome').render(lang)} {sheet.sheet + ' ' if several else ''}{turn_label}"
+            write_table_sheet(wb, name, headers, rows, lang, widths=outcome_widths(sheet))
+    write_report_sheet(wb, f"{msg('Report').render(lang)} {turn_label}", list(reports), lang)
+    write_table_sheet(wb, f"{msg('Ledger').render(lang)} {turn_label}", LEDGER_HEADERS, ledger_rows(lines),
                       lang, widths=LEDGER_WIDTHS)
     wb.active = first
     for ws in wb.worksheets:
         ws.sheet_view.tabSelected = ws is wb.worksheets[first]
     neutral_properties(wb, title.render(lang))
     return wb
-
-
-def sheet_label(label: Msg, lang: str) -> str:
-    return label.render(lang)

@@ -132,10 +132,60 @@ class GmInputs:
                 self.error("combats", row, "result", msg("Enter the result of this combat (chapters 4-5)."))
         return out
 
-    def requests(self, fights: list[Any] | None = None) -> dict[str, pd.DataFrame]:
+    def accident_results(self, accidents: list[Any]) -> dict[str, str]:
+        """{accident id: result} for every accident of this turn the GM has decided (accident_effect =
+        gm_table); a row naming no accident of this turn, or one without its result, is reported at its cell."""
+        wanted = {a.id for a in accidents}
+        out: dict[str, str] = {}
+        for row, r in self.rows("accidents"):
+            ident = str(r.get("id") or "").strip()
+            if ident not in wanted:
+                self.error("accidents", row, "id", msg("{target} is not an accident of this turn.", target=ident))
+            elif r.get("result"):
+                out[ident] = str(r["result"])
+            else:
+                self.error("accidents", row, "result", msg("Enter what this accident does."))
+        return out
+
+    def apply_accidents(self, world: World, accidents: list[Any], answers: dict[str, str]) -> list[Event]:
+        """The GM's verdict on each accident: no damage, the regiments aboard damaged or destroyed, or the
+        jumpship destroyed with its cargo."""
+        events = []
+        for accident in accidents:
+            result = answers.get(accident.id, "NONE")
+            aboard = [r for r in world.regiments.values() if r.jumpship == accident.ship]
+            names = ", ".join(r.name for r in aboard) or "—"
+            if result == "DESTROYED":
+                world.jumpships.pop(accident.ship, None)
+                for regiment in aboard:
+                    del world.regiments[regiment.id]
+                text = msg("Accident of jumpship {ship} at {hex}: the ship is destroyed with its cargo ({regiments}).",
+                           ship=accident.ship, hex=accident.hex, regiments=names)
+            elif result == "CARGO_LOST":
+                for regiment in aboard:
+                    del world.regiments[regiment.id]
+                text = msg("Accident of jumpship {ship} at {hex}: the cargo is lost ({regiments}).",
+                           ship=accident.ship, hex=accident.hex, regiments=names)
+            elif result == "DAMAGED":
+                for regiment in aboard:
+                    regiment.damaged = True
+                text = msg("Accident of jumpship {ship} at {hex}: the cargo is damaged ({regiments}).",
+                           ship=accident.ship, hex=accident.hex, regiments=names)
+            else:
+                text = msg("Accident of jumpship {ship} at {hex}: no damage.", ship=accident.ship, hex=accident.hex)
+            events.append(Event(accident.faction, text, accident.hex))
+        return events
+
+    def requests(self, fights: list[Any] | None = None, accidents: list[Any] | None = None) -> dict[str, pd.DataFrame]:
         """The GM's sheets as entered, to be corrected, and a row for every combat of the turn (with the
-        result already entered, if any)."""
+        result already entered, if any) and, with accident_effect = gm_table, for every accident."""
         out = {}
+        if accidents:
+            given = {str(r.get("id") or "").strip(): r.get("result") for _, r in self.rows("accidents")}
+            out["accidents"] = pd.DataFrame(
+                [{"id": a.id, "faction": a.faction, "ship": a.ship, "hex": a.hex, "step": a.step,
+                  "cargo": ", ".join(a.cargo), "result": given.get(a.id)} for a in accidents],
+                columns=schemas.ACCIDENTS.keys())
         entered = {str(r.get("id") or "").strip(): r.get("result") for _, r in self.rows("combats")}
         rows = []
         for fight in fights or []:

@@ -122,7 +122,7 @@ class InnerSphere(Ruleset):
                      schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS,
                      schemas.COMMANDOS, schemas.UNREST, schemas.UNREST_MODS, schemas.KNOWN, schemas.NEUTRAL)
     order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.AGENCY, schemas.RESEARCH)
-    gm_input_schemas = (schemas.COMBATS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
+    gm_input_schemas = (schemas.COMBATS, schemas.ACCIDENTS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
         return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("tariffs")), snapshot,
@@ -199,12 +199,16 @@ class InnerSphere(Ruleset):
 
         gm = GmInputs(turn.gm_input or {}, turn.gm_input_file, set(campaign.factions), turn.problems)
         answers = gm.combat_results(fights)
-        if turn.gm_input is None and fights or len(answers) < len(fights) or turn.problems.has_errors():
-            return TurnResult(gm_requests=gm.requests(fights))
+        accidents = moves.accidents if campaign.parameters.get("accident_effect") == "gm_table" else []
+        verdicts = gm.accident_results(accidents)
+        if (turn.gm_input is None and (fights or accidents) or len(answers) < len(fights)
+                or len(verdicts) < len(accidents) or turn.problems.has_errors()):
+            return TurnResult(gm_requests=gm.requests(fights, accidents))
+        events += gm.apply_accidents(world, accidents, verdicts)
         events += combats.apply(world, fights, answers)
         events += gm.apply(world, ctx)
         if turn.problems.has_errors():
-            return TurnResult(gm_requests=gm.requests(fights))
+            return TurnResult(gm_requests=gm.requests(fights, accidents))
         events += end_of_turn.advance(world, snapshot, turn.dice, campaign.turn, campaign.language,
                                       campaign.parameters)
         told = agency_unrest.apply_transfers(world, spies) + agency_commandos.follow(world)

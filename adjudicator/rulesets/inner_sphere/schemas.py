@@ -380,6 +380,31 @@ COMBATS = TableSchema(
     ),
 )
 
+ACCIDENT_RESULTS = choices(
+    ("NONE", N_("No damage"), ["Sin daños", "Nada"]),
+    ("DAMAGED", N_("Cargo damaged"), ["Carga dañada", "Dañada"]),
+    ("CARGO_LOST", N_("Cargo lost"), ["Carga perdida"]),
+    ("DESTROYED", N_("Jumpship destroyed"), ["Nave destruida"]),
+)
+
+ACCIDENTS = TableSchema(
+    key="accidents",
+    title=N_("Accidents"),
+    optional=True,
+    help=N_("Only with accident_effect = gm_table: what each jumpship accident of the turn does (A6)."),
+    columns=(
+        Column("id", N_("ID"), required=True, width=22),
+        Column("faction", N_("Faction"), width=10),
+        Column("ship", N_("Jumpship"), width=10),
+        Column("hex", N_("Hex"), width=8),
+        Column("step", N_("Step no."), Kind.INT, width=6),
+        Column("cargo", N_("Regiments aboard"), width=34),
+        Column("result", N_("Result"), Kind.CHOICE, choices=ACCIDENT_RESULTS, width=16,
+               help=N_("No damage; Cargo damaged (the regiments aboard need repair); Cargo lost (the regiments "
+                       "aboard are destroyed); or Jumpship destroyed (with its cargo).")),
+    ),
+)
+
 # ------------------------------------------------------------------------------------------ 3.4 agency
 AGENCY_OPS = choices(
     ("341", N_("341 Purge system"), ["Purgar sistema", "Purgar", "341"]),

@@ -49,6 +49,14 @@ def _label(column: Any, code: str, lang: str) -> str:
     return gettext_in(lang, next(c.label for c in column.choices if c.code == code)).replace('"', "")
 
 
+def _is(cell: str, column: Any, code: str, lang: str) -> str:
+    """TRUE when ``cell`` holds the choice ``code`` as a player may write it: the label of the workbook's
+    language, the code, or one of the synonyms the engine accepts (the source document's words)."""
+    choice = next(c for c in column.choices if c.code == code)
+    words = dict.fromkeys([_label(column, code, lang), code, *choice.synonyms])
+    return "OR(" + ",".join(f'{cell}="{w.replace(chr(34), "")}"' for w in words) + ")"
+
+
 def _table(ws: Any, col: int, rows: list[tuple[str, Any]]) -> str:
     for r, (k, v) in enumerate(rows, start=3):
         ws.cell(row=r, column=col, value=k).data_type = "s"
@@ -123,17 +131,17 @@ def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, 
     if schema.key == "repairs":
         return f"IFERROR(VLOOKUP({_key(f'B{r}')},{ranges['repair']},2,FALSE),0)"
     if schema.key == "purchases":
-        reg, defence = _label(kind, "REG", lang), _label(kind, "DEF", lang)
-        return (f'IF($A{r}="{reg}",IFERROR(VLOOKUP(C{r},{ranges["units"]},2,FALSE),0),'
-                f'IF($A{r}="{defence}",IFERROR(VLOOKUP({_key(f"B{r}")},{ranges["defences"]},2,FALSE),0),0))')
-    lab, roll, icna = (_label(kind, code, lang) for code in ("LAB", "ROLL", "ICNA"))
+        return (f'IF({_is(f"$A{r}", kind, "REG", lang)},IFERROR(VLOOKUP(C{r},{ranges["units"]},2,FALSE),0),'
+                f'IF({_is(f"$A{r}", kind, "DEF", lang)},'
+                f'IFERROR(VLOOKUP({_key(f"B{r}")},{ranges["defences"]},2,FALSE),0),0))')
+    roll = _label(kind, "ROLL", lang)
     yes = _label(schemas.RESEARCH.column("dismantle"), "YES", lang)
     die, opening = params["research_die_cost"], params["research_open_cost"]
     first = (f'IF(AND(IFERROR(VLOOKUP(C{r},{ranges["lines"]},2,FALSE),1)=0,'
              f'COUNTIFS($A$1:$A{r - 1},"{roll}",$C$1:$C{r - 1},C{r})=0),{opening - die},0)')
-    return (f'IF($A{r}="{lab}",IF(E{r}="{yes}",{params["lab_reassign_cost"]},0),'
-            f'IF($A{r}="{roll}",N(D{r})*{die}+{first},'
-            f'IF($A{r}="{icna}",{params["icna_cost"]},N(G{r}))))')
+    return (f'IF({_is(f"$A{r}", kind, "LAB", lang)},IF(E{r}="{yes}",{params["lab_reassign_cost"]},0),'
+            f'IF({_is(f"$A{r}", kind, "ROLL", lang)},N(D{r})*{die}+{first},'
+            f'IF({_is(f"$A{r}", kind, "ICNA", lang)},{params["icna_cost"]},N(G{r}))))')
 
 
 def _agency_formula(r: int, lang: str, table: str) -> str:

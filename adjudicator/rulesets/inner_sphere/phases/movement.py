@@ -55,6 +55,22 @@ class Movement:
     engagements: list[Engagement] = field(default_factory=list)
     landings: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # hex → (step, faction)
     positions: dict[str, list[str]] = field(default_factory=dict)  # ship → hexes it was at, in order
+    accidents: list[Accident] = field(default_factory=list)
+
+
+@dataclass
+class Accident:
+    """An accident of a jumpship: with ``accident_effect = gm_table`` the GM decides what it does (A6)."""
+
+    faction: str
+    ship: str
+    hex: str
+    step: int
+    cargo: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return f"ACCIDENT:{self.ship}:{self.step}"
 
 
 def safe_range(world: World, chain: Chain, tariffs: Tariffs) -> int:
@@ -89,6 +105,8 @@ def execute(world: World, chains: list[Chain], dice: Dice, params: dict, tariffs
             if value <= int(params["accident_pct"]):
                 active[c.ship] = False
                 ship = world.jumpships[c.ship]
+                cargo = tuple(sorted(r.id for r in world.regiments.values() if r.jumpship == c.ship))
+                out.accidents.append(Accident(c.faction, c.ship, ship.hex, k, cargo))
                 text = msg("Accident (d100 {roll} ≤ {pct}): the action does not happen and the chain stops at {hex}.",
                            roll=value, pct=params["accident_pct"], hex=ship.hex)
                 if s.action == "RAID" and s.round > 1:
