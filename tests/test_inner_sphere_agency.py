@@ -347,7 +347,7 @@ def test_352_ten_force_of_arms_committed_regiments_roll_and_validations() -> Non
     chain = Chain("D", "D-NS1", "NS1", "0103", [Step(1, 2, "LOAD", "0103", ("R2",))])
     _, outcomes, _, _ = turn({"D": [{"op": "352", "target": "0103", "status": "REVOLT", "regiments": "R1, R2"}]},
                              {}, frames, chains={"D": [chain]})
-    assert code(outcomes, "D") == ("E-AG-REGLOC", "regiments")  # a committed regiment stays on the planet
+    assert code(outcomes, "D") == ("OK", "")  # 352 wins: the chain is the order refused (E-MOV-REGDUP)
     frames = tables(unrest=[{"hex": "0103", "military": "YES"}])
     world, _, result, _ = turn({"D": [{"op": "352", "target": "0103", "status": "MILITARY"}]},
                                {"agency:352:D:2": 10}, frames)
@@ -391,7 +391,7 @@ def test_353_detection_on_10_and_354_rumours_reach_the_target_as_a_report() -> N
                {"op": "354", "target": "L", "text": "x"}]},
         {"agency:353:K:2": 3, "agency:353:K:2:detect": 10, "agency:354:K:3": 6, "agency:354:K:3:detect": 10})
     assert "Espionage by K detected in Hesperus" in told(result, "D")
-    assert ("Agency report", "Information", "Liao masses at Chara.") in _intel(result, "D")
+    assert ("Chara (0505)", "Information", "Liao masses at Chara.") in _intel(result, "D")
     assert "K tried to spread rumours" in told(result, "D")
     assert code(outcomes, "K", 4) == ("E-AG-NOCOM", "target")
     assert sum(x.change for x in ledger.lines) == -(10 + 50)

@@ -78,6 +78,7 @@ def settle(world: World, ctx: Context, faction: str, rows: list[OrderRow],
     """Collect the economy of ``faction`` and pay its orders one by one (spec §3 steps 1–3, 4–6, 8): rows of
     3.1 and 3.2, then each jumpship's whole chain, then 3.5."""
     economy.collect(world, ctx, faction)
+    ctx.plan(faction).committed |= agency_unrest.claims(rows, ctx, faction)
     modules = dict(PAYMENT_ORDER)
     out: dict[tuple[str, int], Done | Rejection] = {}
     for o in rows:

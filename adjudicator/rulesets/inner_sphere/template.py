@@ -102,7 +102,8 @@ def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
         letter = _letter(schema, "cost")
         return f"SUM({titles[schema.key]}!${letter}$2:${letter}${last})"
 
-    paid = f"{total_of(schemas.REPAIRS)}+{total_of(schemas.PURCHASES)}"
+    moving = _movement(wb, costs, world, tariff, faction, lang, last)
+    paid = f"{total_of(schemas.REPAIRS)}+{total_of(schemas.PURCHASES)}+{moving}"
     before = {"repairs": "0", "purchases": total_of(schemas.REPAIRS), "agency": paid,
               "research": f"{paid}+{total_of(schemas.AGENCY)}"}
     for schema in sheets:
@@ -118,6 +119,41 @@ def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
             ws[f"{left}{r}"] = f'=IF($A{r}="","",{quote_sheetname(COSTS_SHEET)}!$B$1-{t}{r})'
             for letter in (c, t, left):
                 ws[f"{letter}{r}"].protection = Protection(locked=True)
+
+
+def _movement(wb: Workbook, costs: Any, world: Any, tariff: Any, faction: str, lang: str, last: int) -> str:
+    """The movement charges beyond the minimum already taken as upkeep (spec §4.3: cost per hex ×
+    max(1, steps) for each chain): column P of the hidden sheet counts each Movement row's steps (Start 0,
+    Move the hexes of its path, Raid its rounds, any other action 1), columns S–U sum them per own
+    jumpship, and E1 holds the total the later sheets' running totals count. A Move to a hex that is not
+    adjacent is counted as 1 step here; the turn charges the path it expands to (W-MOV-PATH tells)."""
+    schema = schemas.MOVEMENT
+    title = schema.title_in(lang)
+    if title not in wb.sheetnames:
+        return "0"
+    sheet = quote_sheetname(title)
+    ship, action, hexes, rounds = (_letter(schema, k) for k in ("ship", "action", "hexes", "rounds"))
+    kind = schema.column("action")
+    costs["D1"] = "movement"
+    costs["P1"] = "steps"
+    for r in range(2, last + 1):
+        a, h = f"{sheet}!${action}{r}", f"{sheet}!${hexes}{r}"
+        norm = h
+        for sep in (",", ";", "→", ">", "-"):
+            norm = f'SUBSTITUTE({norm},"{sep}"," ")'
+        norm = f"TRIM({norm})"
+        count = f'IF({norm}="",0,LEN({norm})-LEN(SUBSTITUTE({norm}," ",""))+1)'
+        costs[f"P{r}"] = (f'=IF({sheet}!${ship}{r}="",0,IF({_is(a, kind, "START", lang)},0,'
+                          f'IF({_is(a, kind, "MOVE", lang)},{count},'
+                          f'IF({_is(a, kind, "RAID", lang)},MAX(1,N({sheet}!${rounds}{r})),1))))')
+    ships = sorted((s for s in world.jumpships.values() if s.owner == faction), key=lambda s: s.id)
+    for i, s in enumerate(ships, start=3):
+        costs.cell(row=i, column=19, value=s.id).data_type = "s"
+        costs.cell(row=i, column=20, value=amount(tariff.ships[s.cls].per_hex))
+        costs[f"U{i}"] = f"=T{i}*(MAX(1,SUMIF({sheet}!${ship}$2:${ship}${last},S{i},$P$2:$P${last}))-1)"
+    end = max(3, 2 + len(ships))
+    costs["E1"] = f"=SUM(U3:U{end})"
+    return f"{quote_sheetname(COSTS_SHEET)}!$E$1"
 
 
 def _key(cell: str) -> str:

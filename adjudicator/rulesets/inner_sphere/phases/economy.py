@@ -33,10 +33,18 @@ def research_bonuses(world: World, faction: str) -> dict[str, int]:
     return bonuses({line: pts for (f, line), pts in world.points.items() if f == faction})
 
 
+def _restless(world: World, hex_: str) -> bool:
+    """A system under civil or military discontent or in revolt (spec §9 item 5)."""
+    u = world.unrest.get(hex_)
+    return u is not None and (u.civil or u.military or u.revolt is not None)
+
+
 def income_of(world: World, faction: str, tariffs: Tariffs, params: dict) -> Income:
+    disputed, discontent = (Decimal(str(params.get(k, 1))) for k in ("disputed_income_factor",
+                                                                      "discontent_income_factor"))
     systems = sum(
-        (s.income * Decimal(str(params["disputed_income_factor"])) if s.disputed else s.income)
-        for s in world.systems.values() if s.owner == faction
+        s.income * (disputed if s.disputed else 1) * (discontent if _restless(world, hex_) else 1)
+        for hex_, s in world.systems.items() if s.owner == faction
     )
     factories = sum(tariffs.factory_income[f.type] for f in world.factories.values()
                     if world.owner(f.system) == faction and not f.damaged)

@@ -101,7 +101,9 @@ def check(op: Op, order: OrderRow, ctx: Context) -> Rejection | None:
     if op.op in ("343", "349", "350", "351", "353"):
         op.commandos = tuple(c.id for c in mine if snapshot.where(c) == op.target)
     elif op.op == "345":
-        op.commandos = tuple(c.id for c in mine if c.regiment == op.target)
+        regiment = snapshot.regiments.get(op.target)
+        where = regiment.system if regiment is not None and ctx.params.get("sabotage_commando_in_system_ok") else ""
+        op.commandos = tuple(c.id for c in mine if c.regiment == op.target or (where and snapshot.where(c) == where))
     elif op.op in ("347", "354"):
         op.commandos = tuple(c.id for c in mine if snapshot.owner(snapshot.where(c)) == op.target)
     if op.op in ("343", "345", "347", "349", "350", "351", "353", "354") and not op.commandos:

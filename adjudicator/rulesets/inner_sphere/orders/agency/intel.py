@@ -5,6 +5,7 @@ inconclusive (counts as ranges) or false, and nothing says which; a rumour reach
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from typing import Any
 
@@ -112,11 +113,27 @@ def espionage(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) ->
         agency.tell(op.owner, msg("Espionage by {actor} detected in {system}.", actor=op.faction, system=system.name))
 
 
+def rumour_subject(world: World, op: Op) -> str:
+    """What a rumour's report is about, as an espionage report would head it: the first system its text
+    names (by name or hex, "Name (hex)"); a text that names none is about the state it is aimed at."""
+    text = op.text.casefold()
+    found = []
+    for hex_, system in world.systems.items():
+        for word in {system.name, hex_} - {""}:
+            m = re.search(rf"(?<!\w){re.escape(word.casefold())}(?!\w)", text)
+            if m:
+                found.append((m.start(), -len(word), hex_))
+    if not found:
+        return op.target
+    hex_ = min(found)[2]
+    return f"{world.systems[hex_].name} ({hex_})"
+
+
 def rumours(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> None:
     """354: on 1–6 the text reaches the target state as an intelligence report; on 10 it learns who tried."""
     roll(dice, ctx.params, op)
     if op.success:
-        agency.report(op.target, msg("Agency report"), msg("Information"), op.text)
+        agency.report(op.target, rumour_subject(world, op), msg("Information"), op.text)
         op.result = msg("The rumour reached {state}.", state=op.target)
     else:
         op.result = msg("The rumour did not spread.")

@@ -15,7 +15,28 @@ from adjudicator.rulesets.inner_sphere.orders.agency.common import (
     roll,
 )
 from adjudicator.rulesets.inner_sphere.orders.common import Context, OrderRow, Rejection, required
-from adjudicator.rulesets.inner_sphere.state import World, key
+from adjudicator.rulesets.inner_sphere.state import World, hex_id, key
+
+
+def _names(order: OrderRow) -> tuple[str, ...]:
+    return tuple(key(x) for x in str(order.get("regiments") or "").replace(";", ",").split(",") if x.strip())
+
+
+def claims(rows: list[OrderRow], ctx: Context, faction: str) -> set[str]:
+    """The regiments the state commits by its 352 rows (own and on the planet the row names at the start of
+    the turn): they stay on the planet, and a jumpship chain of the state that names one is refused with
+    E-MOV-REGDUP, "also in another sheet's order" (spec §4.3, §5 352)."""
+    out: set[str] = set()
+    for o in rows:
+        if o.sheet != "agency" or str(o.get("op") or "") != "352":
+            continue
+        target = hex_id(str(o.get("target") or ""))
+        for rid in _names(o):
+            regiment = ctx.snapshot.regiments.get(rid)
+            if regiment is not None and regiment.owner == faction and not regiment.jumpship and \
+                    regiment.system == target:
+                out.add(rid)
+    return out
 
 
 def check(op: Op, order: OrderRow, ctx: Context) -> Rejection | None:
@@ -31,17 +52,12 @@ def check(op: Op, order: OrderRow, ctx: Context) -> Rejection | None:
     if not present:
         return Rejection("E-AG-NOSTATUS", msg("{system} has no CIVIL/MILITARY/REVOLT status.", system=op.target),
                          "status")
-    names = tuple(key(x) for x in str(order.get("regiments") or "").replace(";", ",").split(",") if x.strip())
+    names = _names(order)
     for rid in names:
         regiment = ctx.snapshot.regiments.get(rid)
         if regiment is None or regiment.owner != op.faction or regiment.jumpship or regiment.system != op.target:
             return Rejection("E-AG-REGLOC", msg("{regiment} is not your regiment on the planet of {system}.",
                                                 regiment=rid, system=op.target), "regiments")
-    moving = {r for chain in ctx.plan(op.faction).chains for step in chain.steps for r in step.regiments}
-    if moving & set(names):
-        return Rejection("E-AG-REGLOC", msg("{regiment} is not your regiment on the planet of {system}.",
-                                            regiment=", ".join(sorted(moving & set(names))), system=op.target),
-                         "regiments", msg("A regiment committed to the planet cannot be in a jumpship's chain."))
     op.regiments = names
     return None
 
