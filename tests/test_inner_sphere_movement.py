@@ -407,3 +407,15 @@ def test_example_replay_same_seed_same_routes_and_reading_order_changes_nothing(
         reports.append({f: all_values(p) for f, p in sorted(outcome.results.items())})
     assert reports[0] == reports[1]
     assert "Salta a 0203." in str(reports[0]["KURITA"])
+
+
+def test_a_row_with_a_bad_cell_rejects_its_whole_chain() -> None:
+    """A row that failed its cell checks (marked _invalid by the validation) takes its whole chain with it
+    (an invalid chain is rejected whole): nothing of the chain moves or is charged."""
+    specs = codes(W1_CHAIN)
+    specs[2] = {**specs[2], "_invalid": True}
+    _, outcomes, chains, ledger = plan(w1_tables(), "K", specs, links=W1_LINKS)
+    assert chains == [] and ledger.lines == []
+    assert ("movement", 4) not in outcomes  # the bad row speaks through its own problem
+    assert {o.code for o in outcomes.values()} == {"E-MOV-CHAIN"} and all(o.quiet for o in outcomes.values())
+    assert "row 4" in outcomes[("movement", 2)].message.render("en")

@@ -57,8 +57,8 @@ def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
         if sheet is None:
             continue
         for number, values in records(sheet.frame):
-            if values.get("_invalid"):
-                continue
+            if values.get("_invalid") and key != "movement":
+                continue  # reported with its problem; a movement row also rejects its whole chain (A-rulings)
             kind = values.get({"movement": "action", "agency": "op"}.get(key, "kind"))
             rows.append(OrderRow(orders.faction, key, int(number), str(kind), dict(values)))
     return rows

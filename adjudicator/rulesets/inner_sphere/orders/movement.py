@@ -270,6 +270,14 @@ def carry_out(world: World, ctx: Context, faction: str, rows: list[OrderRow], ar
     chains: list[Chain] = []
     taken: dict[str, str] = {}
     for ship_id, group in sorted(ship_rows(rows).items()):
+        broken = next((o for o in group if o.get("_invalid")), None)
+        if broken is not None:  # a row with a bad cell: the whole chain is rejected (reject_whole_chain)
+            for order in group:
+                if not order.get("_invalid"):  # the bad row is reported with its own problem
+                    outcomes[(order.sheet, order.row)] = Rejection(
+                        "E-MOV-CHAIN", msg("Chain of {ship} rejected (row {row}).", ship=ship_id, row=broken.row),
+                        "action", quiet=True)
+            continue
         built = build_chain(world, ctx, faction, ship_id, group, area, taken)
         if isinstance(built, Chain):
             extra = built.cost - ns_charge(ctx.tariffs.ships[built.cls].per_hex, 0)
