@@ -21,8 +21,8 @@ from adjudicator.dice import Dice
 from adjudicator.engine.parameters import ParameterTable
 from adjudicator.i18n import N_, Msg
 from adjudicator.ledger import Ledger
-from adjudicator.problems import ProblemList
-from adjudicator.sheets import Column, TableSchema
+from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.sheets import Column, TableSchema, records
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,33 @@ class SheetRows:
 
     def cell(self, row: int, key: str) -> str:
         return f"{self.letters.get(key, 'A')}{row}"
+
+    def problem(self, code: str, row: int, column: str, message: Msg, hint: Msg | None = None,
+                severity: Severity = Severity.ERROR) -> Problem:
+        """A problem at the cell of ``column`` in sheet row ``row``."""
+        return Problem(code, severity, message, hint, file=self.file, sheet=self.sheet, cell=self.cell(row, column),
+                       row=row)
+
+
+class GmSheets:
+    """The GM input sheets of a turn as a ruleset reads them: rows by sheet, and problems at their cells."""
+
+    def __init__(self, sheets: dict[str, SheetRows], file: str, factions: set[str], problems: ProblemList) -> None:
+        self.sheets = sheets
+        self.file = file
+        self.factions = factions
+        self.problems = problems
+
+    def rows(self, key: str, include_invalid: bool = False) -> list[tuple[int, dict[str, Any]]]:
+        """The rows of a GM sheet; those with a bad cell only when asked (to keep what the GM entered)."""
+        sheet = self.sheets.get(key)
+        if sheet is None:
+            return []
+        return [(n, r) for n, r in records(sheet.frame) if include_invalid or not r.get("_invalid")]
+
+    def add_problem(self, code: str, key: str, row: int, column: str, message: Msg, hint: Msg | None = None,
+                    severity: Severity = Severity.ERROR) -> None:
+        self.problems.add(self.sheets[key].problem(code, row, column, message, hint, severity))
 
 
 @dataclass

@@ -8,34 +8,18 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.engine.ruleset import SheetRows
+from adjudicator.engine.ruleset import GmSheets
 from adjudicator.i18n import msg
-from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.orders.common import GM, Context, money, post
 from adjudicator.rulesets.inner_sphere.orders.research import line_label
 from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
 from adjudicator.rulesets.inner_sphere.state import Sale, World, amount, hex_id, key
-from adjudicator.sheets import records
 
 
-class GmInputs:
-    def __init__(self, sheets: dict[str, SheetRows], file: str, factions: set[str], problems: ProblemList) -> None:
-        self.sheets = sheets
-        self.file = file
-        self.factions = factions
-        self.problems = problems
-
-    def rows(self, name: str) -> list[tuple[int, dict[str, Any]]]:
-        sheet = self.sheets.get(name)
-        if sheet is None:
-            return []
-        return [(n, r) for n, r in records(sheet.frame) if not r.get("_invalid")]
-
+class GmInputs(GmSheets):
     def error(self, name: str, row: int, column: str, message: Any, hint: Any = None) -> None:
-        sheet = self.sheets[name]
-        self.problems.add(Problem("E-GM", Severity.ERROR, message, hint, file=self.file, sheet=sheet.sheet,
-                                  cell=sheet.cell(row, column), row=row))
+        self.add_problem("E-GM", name, row, column, message, hint)
 
     def apply(self, world: World, ctx: Context) -> list[Event]:
         return self.damage(world) + self.sales(world, ctx) + self.adjustments(world, ctx)

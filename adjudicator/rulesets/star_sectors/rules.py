@@ -16,6 +16,7 @@ import pandas as pd
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
+    GmSheets,
     OrderOutcome,
     Ruleset,
     SheetRows,
@@ -198,8 +199,7 @@ class StarSectors(Ruleset):
             if isinstance(outcome, Rejection):
                 problems.add(_problem(outcome, sheet, row))
             elif outcome.partial:  # E08: a payment capped at what was still due
-                problems.add(Problem("E08", Severity.WARNING, outcome.message, None, file=sheet.file,
-                                     sheet=sheet.sheet, cell=sheet.cell(row, "amount"), row=row))
+                problems.add(sheet.problem("E08", row, "amount", outcome.message, severity=Severity.WARNING))
 
     def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
         """One example per order type, on the faction's own squares where it has some."""
@@ -351,30 +351,11 @@ def _balances(world: World) -> dict[tuple[str, str], int]:
 
 
 def _problem(rejection: Rejection, sheet: SheetRows, row: int) -> Problem:
-    return Problem(rejection.code, Severity.ERROR, rejection.message, rejection.hint, file=sheet.file,
-                   sheet=sheet.sheet, cell=sheet.cell(row, rejection.column), row=row)
+    return sheet.problem(rejection.code, row, rejection.column, rejection.message, rejection.hint)
 
 
-class GmInputs:
+class GmInputs(GmSheets):
     """The GM's sheets of this turn (G2–G6), checked row by row (E12, E13), with the rows still to fill."""
-
-    def __init__(self, sheets: dict[str, SheetRows], file: str, factions: set[str], problems: ProblemList) -> None:
-        self.sheets = sheets
-        self.file = file
-        self.factions = factions
-        self.problems = problems
-
-    def rows(self, key: str, include_invalid: bool = False) -> list[tuple[int, dict[str, Any]]]:
-        """The rows of a GM sheet; those with a bad cell only when asked (to keep what the GM entered)."""
-        sheet = self.sheets.get(key)
-        if sheet is None:
-            return []
-        return [(n, r) for n, r in records(sheet.frame) if include_invalid or not r.get("_invalid")]
-
-    def error(self, code: str, key: str, row: int, column: str, message: Any, hint: Any = None) -> None:
-        sheet = self.sheets[key]
-        self.problems.add(Problem(code, Severity.ERROR, message, hint, file=self.file, sheet=sheet.sheet,
-                                  cell=sheet.cell(row, column), row=row))
 
     def _winner(self, value: Any, a: str, b: str) -> str | None:
         word = str(value or "").strip().upper()
@@ -396,7 +377,7 @@ class GmInputs:
             if result is None:
                 continue
             if key not in pairs:
-                self.error("E13", "battles", row, "faction_a",
+                self.add_problem("E13", "battles", row, "faction_a",
                            msg("Battle {f}–{g}: invalid result row.", f=a, g=b),
                            msg("These factions share no square this turn; delete the row."))
                 continue
@@ -414,7 +395,7 @@ class GmInputs:
                 a, b, result = b, a, battle.Result(result.winner, result.pct_b, result.pct_a)
             fight = next((f for f in fights if f.key == (a, b)), None)
             if fight is None or square not in {s for s, _, _ in fight.squares}:
-                self.error("E13", "square_results", row, "square",
+                self.add_problem("E13", "square_results", row, "square",
                            msg("Battle {f}–{g}: invalid result row.", f=a, g=b),
                            msg("These factions do not share square {square} this turn.", square=square))
                 continue
@@ -425,12 +406,12 @@ class GmInputs:
         winner = self._winner(r.get("winner"), a, b)
         bad = False
         if winner is None:
-            self.error("E13", key, row, "winner", msg("Battle {f}–{g}: invalid result row.", f=a, g=b),
+            self.add_problem("E13", key, row, "winner", msg("Battle {f}–{g}: invalid result row.", f=a, g=b),
                        msg("Winner must be {f}, {g} or DRAW.", f=a, g=b))
             bad = True
         for column in ("pct_a", "pct_b"):
             if r.get(column) is None:
-                self.error("E13", key, row, column, msg("Battle {f}–{g}: invalid result row.", f=a, g=b),
+                self.add_problem("E13", key, row, column, msg("Battle {f}–{g}: invalid result row.", f=a, g=b),
                            msg("Enter the percentage of own tonnage destroyed, from 0 to 100."))
                 bad = True
         if bad:
@@ -445,12 +426,12 @@ class GmInputs:
             if verdict is None:
                 continue
             if pid not in requested:
-                self.error("E16", "feasibility", row, "project",
+                self.add_problem("E16", "feasibility", row, "project",
                            msg("{project} is not a feasibility request of this turn.", project=pid),
                            msg("Answer only the requests listed in this sheet."))
                 continue
             if verdict == "FEASIBLE" and not r.get("price"):
-                self.error("E16", "feasibility", row, "price",
+                self.add_problem("E16", "feasibility", row, "price",
                            msg("A FEASIBLE answer needs the price of {project}.", project=pid),
                            msg("Enter the price in R."))
                 continue
@@ -465,24 +446,18 @@ class GmInputs:
             faction = str(r.get("faction") or "").upper()
             pid = str(r.get("project") or "").strip()
             if faction not in self.factions or pid not in world.projects:
-                self.problems.add(Problem(
-                    "E17", Severity.WARNING,
-                    msg("Component {project} of {faction} is not known; the row was ignored.", project=pid,
-                        faction=faction),
-                    None, file=self.file, sheet=self.sheets["components"].sheet,
-                    cell=self.sheets["components"].cell(row, "project"), row=row))
+                self.add_problem("E17", "components", row, "project",
+                                 msg("Component {project} of {faction} is not known; the row was ignored.",
+                                     project=pid, faction=faction), severity=Severity.WARNING)
                 continue
             project = world.projects[pid]
             usable = world.owns_component(faction, project.component) and any(
                 p.faction == faction and p.component == project.component and p.status == "PAID"
                 and (p.available_from or 0) <= turn for p in world.projects.values())
             if not usable:  # A17: a warning to the GM, not an error
-                self.problems.add(Problem(
-                    "W17", Severity.WARNING,
-                    msg("{faction} fielded {project}, which it could not use yet this turn.", faction=faction,
-                        project=pid),
-                    None, file=self.file, sheet=self.sheets["components"].sheet,
-                    cell=self.sheets["components"].cell(row, "project"), row=row))
+                self.add_problem("W17", "components", row, "project",
+                                 msg("{faction} fielded {project}, which it could not use yet this turn.",
+                                     faction=faction, project=pid), severity=Severity.WARNING)
             out.append(Usage(pid, faction, turn, str(r.get("opponent") or "").upper()))
         return out
 
@@ -494,23 +469,23 @@ class GmInputs:
             reason = msg("GM adjustment: {reason}", reason=str(r.get("reason") or ""))
             ref = f"gm:adjustments:row {row}"
             if faction not in self.factions:
-                self.error("E18", "adjustments", row, "faction", msg("{faction} is not a faction of this campaign.",
-                                                                     faction=faction))
+                self.add_problem("E18", "adjustments", row, "faction",
+                                 msg("{faction} is not a faction of this campaign.", faction=faction))
                 continue
             if account.casefold() in ("treasury", "казна", "tesoro"):
                 if world.treasury.get(faction, 0) + change < 0:
-                    self.error("E18", "adjustments", row, "change",
+                    self.add_problem("E18", "adjustments", row, "change",
                                msg("The treasury of {faction} cannot go below 0R.", faction=faction))
                     continue
                 credit(world, ctx, faction, change, "GM", reason, ref)
                 continue
             square = square_id(account)
             if square not in world.squares:
-                self.error("E18", "adjustments", row, "account",
+                self.add_problem("E18", "adjustments", row, "account",
                            msg("Account {account} is neither 'treasury' nor a square of the map.", account=account))
                 continue
             if world.value(faction, square) + change < 0:
-                self.error("E18", "adjustments", row, "change",
+                self.add_problem("E18", "adjustments", row, "change",
                            msg("The fleet of {faction} in {square} cannot go below 0R.", faction=faction,
                                square=square))
                 continue
@@ -524,14 +499,14 @@ class GmInputs:
             faction = str(r.get("faction") or "").upper()
             ref = f"gm:payments:row {row}"
             if when == "AFTER_INCOME" and ctx.params["research_deadline"] == "BEFORE_INCOME":
-                self.error("E12", "payments", row, "timing",
+                self.add_problem("E12", "payments", row, "timing",
                            msg("Research payments must be made before Income collection."),
                            msg("Enter the payment in the next turn's orders instead."))
                 continue
             outcome = research_pay.pay(world, faction, str(r.get("project") or ""), int(r["amount"]), ctx,
                                        "step 2" if timing == "BEFORE_INCOME" else "step 4", ref)
             if isinstance(outcome, Rejection):
-                self.error(outcome.code, "payments", row, "amount" if outcome.code == "E05" else "project",
+                self.add_problem(outcome.code, "payments", row, "amount" if outcome.code == "E05" else "project",
                            outcome.message, outcome.hint)
 
     def requests(self, world: World, fights: list[battle.Contest], requested: list[str]) -> dict[str, pd.DataFrame]:
