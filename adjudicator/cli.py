@@ -29,6 +29,7 @@ from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
 from adjudicator.problems import Problem
+from adjudicator.verify import verify_command
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
@@ -292,6 +293,7 @@ def _add_ruleset_commands() -> None:
 
 
 main.add_command(console_command)
+main.add_command(verify_command)
 _add_ruleset_commands()
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 

@@ -6,6 +6,10 @@ Values come from BLAKE2b, whose output is fixed by its specification, so a campa
 same on any machine and any library version (a numpy ``Generator`` only promises a stable bit
 stream, not stable ``integers()``). A purpose can be rolled once per turn: rolling it twice would
 silently repeat the same numbers, so it is refused.
+
+These are the *keyed* dice: only who holds the seed can check them. A campaign can instead use the
+*verifiable* dice of :mod:`adjudicator.verifiable_dice` (same interface, values from signatures
+every player can check); the campaign setting ``dice`` chooses.
 """
 
 from __future__ import annotations
@@ -60,11 +64,14 @@ class Dice:
         if purpose in self._used:
             raise DiceError(f"dice already rolled this turn for {purpose!r}")
         self._used.add(purpose)
-        key = f"adjudicator|{self.seed}|{self.turn}|{purpose}".encode()
-        values = tuple(_uniform(key, i, sides) for i in range(count))
-        result = Roll(self.turn, purpose, sides, values)
+        result = Roll(self.turn, purpose, sides, self._values(purpose, sides, count))
         self.log.append(result)
         return result
+
+    def _values(self, purpose: str, sides: int, count: int) -> tuple[int, ...]:
+        """The dice of one roll; a second source of dice (:mod:`adjudicator.verifiable_dice`) replaces this."""
+        key = f"adjudicator|{self.seed}|{self.turn}|{purpose}".encode()
+        return tuple(_uniform(key, i, sides) for i in range(count))
 
     def d(self, sides: int, purpose: str) -> int:
         """One die: ``dice.d(10, "battle:0712:round1:alpha")``."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from adjudicator import __version__
 from adjudicator.campaign import master
+from adjudicator.campaign.dice_source import dice_for_turn
 from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
 from adjudicator.campaign.outputs import checked_copy, outcome_rows, results_workbook
 from adjudicator.campaign.store import CampaignFolder
@@ -29,6 +30,8 @@ from adjudicator.campaign.submissions import (
     sha256_of,
 )
 from adjudicator.dice import Dice
+from adjudicator.dice_keys import new_dice_key
+from adjudicator.dice_report import add_verification_tab
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
 from adjudicator.i18n import Msg, msg
@@ -120,7 +123,7 @@ def new_campaign(ruleset: Ruleset, root: Path, example: bool = False) -> Campaig
         parameters=ruleset.parameters().defaults(),
         tables={s.key: pd.DataFrame(columns=s.keys())
                 for s in (master.factions_schema(ruleset), *ruleset.state_schemas)},
-        settings={"deadline": ""},
+        settings={"deadline": "", **new_dice_key(root, root.name)},
     )
     atomic_save(master.new_master(ruleset, campaign), folder.master)
     return folder
@@ -302,7 +305,7 @@ def _resolve(
     orders: dict[str, FactionOrders] = {f: s.orders for f, s in taken.items() if s.orders is not None}
     gm_problems = ProblemList()
     gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
-    dice = Dice(used_seed, turn)
+    dice = dice_for_turn(folder.root, campaign, taken, used_seed)
     ledger = Ledger(turn)
     result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
     outcome.gm_problems = gm_problems
@@ -378,6 +381,7 @@ def _stage(
             lang,
             msg("Results of turn {turn}", turn=turn),
         )
+        add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
         path = results_dir / f"{faction}.xlsx"
         atomic_save(wb, path)
         result_hashes[faction] = sha256_of(path)

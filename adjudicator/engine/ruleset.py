@@ -225,6 +225,20 @@ class Ruleset(ABC):
         """Values offered in dropdowns of the order template, by column key."""
         return {}
 
+    def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
+        """Which factions are shown each roll of the turn (by purpose): they get its proof in their results'
+        verification tab, nobody else does. By default the factions whose ID is a ``:``-separated part of
+        the purpose; a ruleset whose reports show a roll to others, or keep one from the faction it names,
+        says so here (see docs/plugins.md, "Who sees a roll")."""
+        from adjudicator.dice_visibility import factions_named
+
+        return {purpose: factions_named(purpose, campaign.factions) for purpose in purposes}
+
+    def roll_label(self, purpose: str) -> Msg | str:
+        """What a roll decides, in words a player understands (its verification tab shows it beside the
+        purpose); by default the purpose itself."""
+        return purpose
+
     @abstractmethod
     def resolve(self, turn: TurnInput) -> TurnResult:
         """Resolve one turn; a pure function of ``turn`` (dice and ledger come in through it)."""

@@ -13,6 +13,7 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from adjudicator.dice_report import instruction_lines, write_key_sheet
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.sheets import Kind, TableSchema
@@ -115,6 +116,7 @@ def build_order_workbook(
         sheet = write_report_sheet(wb, render(table.title, lang), [table], lang)
         sheet.protection.sheet = True
     ruleset.decorate_template(wb, campaign, faction)
+    write_key_sheet(wb, campaign)
     token = faction_token(campaign.secret, campaign.campaign_id, faction, campaign.turn)
     write_identity(
         wb,
@@ -189,6 +191,7 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     deadline = campaign.settings.get("deadline")
     if deadline:
         lines.append((msg("Deadline"), str(deadline)))
+    lines += instruction_lines(campaign)
     lines.append((msg("How to fill it in"),
                   msg("Write one order per row on the order sheet. Choose values from the dropdowns where "
                       "there are any. Do not rename sheets or headers. Save and send the file back to the GM.")))

@@ -115,6 +115,11 @@ class CoordinatedOrders(Ruleset):
                 orders_left_table(game, faction), enemy_table(game, faction)]
 
     # --------------------------------------------------------------- resolve
+    def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
+        from adjudicator.rulesets.coordinated_orders.dice_viewers import roll_viewers
+
+        return roll_viewers(purposes, campaign.tables, sorted(campaign.factions))
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters

@@ -142,6 +142,11 @@ class GalacticWar(Ruleset):
                 "Chance of conquering {planet}: {odds} (exact, against the defenders there now).",
                 planet=landing.planet, odds=f"{odds * 100:.1f}%"), None, **where))  # type: ignore[arg-type]
 
+    def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
+        from adjudicator.rulesets.galactic_war.dice_viewers import roll_viewers
+
+        return roll_viewers(purposes, campaign.factions)
+
     # --------------------------------------------------------------- resolve
     def resolve(self, turn: TurnInput) -> TurnResult:
         if turn.gm_input is None:

@@ -162,6 +162,11 @@ class InnerSphere(Ruleset):
 
         decorate(wb, campaign, faction)
 
+    def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
+        from adjudicator.rulesets.inner_sphere.dice_viewers import roll_viewers
+
+        return roll_viewers(purposes, campaign.factions)
+
     # --------------------------------------------------------------- resolve
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
