@@ -25,6 +25,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/galactic_war_odds.py
+	$(BIN)/python benchmarks/dice_proofs.py
 
 templates: $(STAMP)
 	$(BIN)/python -m adjudicator.blank_templates workbook_templates

@@ -180,6 +180,8 @@ def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
     if example:
         say(msg("The example's orders are in {path}.", path=str(created.inbox)), lang)
     else:
+        say(msg("Dice key: {key} (back it up with the campaign; never send it). Post {post} for the players.",
+                key=str(folder / "dice_key.pem"), post=str(folder / "dice_public_key.txt")), lang)
         say(msg("Fill in the Factions and the ruleset's sheets of campaign.xlsx, then run "
                 "'adjudicator templates {folder}'.", folder=str(folder)), lang)
 

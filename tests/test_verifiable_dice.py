@@ -30,6 +30,7 @@ from adjudicator.verifiable_dice import message, sign, value_of
 from adjudicator.verify import verify
 from adjudicator.xlsx.reading import read_workbook
 from tests.helpers import sheet_rows
+from tests.test_fog_of_war import every_text
 
 ROLLING = ("galactic_war", "inner_sphere", "coordinated_orders")
 
@@ -287,3 +288,55 @@ def test_the_verification_tab_is_found_whatever_its_position(campaigns: Callable
     problems = ProblemList()
     book = read_workbook(results, problems)
     assert book is not None and find_verification_grid(book) is not None
+
+
+# ------------------------------------------------------------------------------------------- fog of war
+def broken_copy(template: Path, target: Path) -> Path:
+    """The faction's order workbook with a nonsense cell, so that ``check`` hands back a checked copy."""
+    book = openpyxl.load_workbook(template)
+    sheet = book.worksheets[2]
+    sheet.protection.sheet = False
+    sheet.cell(2, 1).value = "??? not an order ???"
+    book.save(target)
+    return target
+
+
+@pytest.mark.parametrize("name", ["inner_sphere", "galactic_war"])
+def test_no_private_key_no_seed_and_no_proof_of_a_hidden_roll(campaigns: Callable[[str], Path], name: str,
+                                                            tmp_path: Path) -> None:
+    root = shutil.copytree(campaigns(name), tmp_path / name)
+    here = turn_dir(root)
+    key = read_private_key(root / PRIVATE_KEY_FILE)
+    assert key is not None
+    numbers = key.private_numbers()
+    pem = (root / PRIVATE_KEY_FILE).read_text(encoding="ascii")
+    secret_texts = ["PRIVATE KEY", *(line for line in pem.splitlines() if not line.startswith("-----")),
+                    *(f(n) for n in (numbers.d, numbers.p, numbers.q) for f in (str, lambda n: format(n, "x")))]
+    loaded = master.load_campaign(here / "state_before.xlsx", find_ruleset, ProblemList())
+    assert loaded is not None
+    campaign, ruleset = loaded
+    digest = tab(here / "results" / f"{factions(root)[0]}.xlsx").digest
+    dice_sheet = sheet_rows(root / "campaign.xlsx", "Dice", campaign.language)[1:]
+    proofs = {row[1]: [base64.b64encode(sign(key, message(campaign.campaign_id, campaign.turn, row[1], i, digest)))
+                       .decode() for i in range(1, len(str(row[3]).split()) + 1)]
+              for row in dice_sheet if row[0] == campaign.turn}
+    viewers = ruleset.roll_viewers(campaign, sorted(proofs))
+    if name == "inner_sphere":  # others' operations and their detection rolls are among the hidden ones
+        assert any(":detect" in p and "KURITA" not in viewers[p] for p in proofs)
+    for faction in factions(root):
+        checked = pipeline.check(root, [broken_copy(here / "templates" / f"{faction}.xlsx",
+                                                    tmp_path / f"{faction}.xlsx")]).checked
+        assert checked, "the broken workbook got a checked copy"
+        texts = [t for path in (here / "templates" / f"{faction}.xlsx", *checked.values(),
+                                here / "results" / f"{faction}.xlsx")
+                 for t in every_text(path)]
+        assert not [s for s in secret_texts if any(s in t for t in texts)]
+        assert str(campaign.seed) not in texts
+        hidden = [p for p in proofs if faction not in viewers[p]]
+        shown = [p for p in proofs if faction in viewers[p]]
+        assert shown or hidden
+        for purpose in hidden:
+            leaks = [p for p in proofs[purpose] if any(p in t for t in texts)]
+            assert not leaks, f"{faction} holds a proof of {purpose}"
+        joined = "\n".join(texts)
+        assert all(p in joined for purpose in shown for p in proofs[purpose])  # the search does find proofs

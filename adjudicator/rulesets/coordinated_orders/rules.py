@@ -23,7 +23,7 @@ from adjudicator.engine.ruleset import (
     TurnInput,
     TurnResult,
 )
-from adjudicator.i18n import N_, msg
+from adjudicator.i18n import N_, Msg, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.coordinated_orders import schemas
 from adjudicator.rulesets.coordinated_orders.facts import (
@@ -115,6 +115,11 @@ class CoordinatedOrders(Ruleset):
                 orders_left_table(game, faction), enemy_table(game, faction)]
 
     # --------------------------------------------------------------- resolve
+    def roll_label(self, purpose: str) -> Msg | str:
+        from adjudicator.rulesets.coordinated_orders.dice_viewers import roll_label
+
+        return roll_label(purpose)
+
     def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
         from adjudicator.rulesets.coordinated_orders.dice_viewers import roll_viewers
 

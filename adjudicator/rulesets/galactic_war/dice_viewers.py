@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from adjudicator.dice_visibility import factions_named, shared_by_group
+from adjudicator.i18n import Msg, msg
 
 #: Purposes whose rolls are shared by the group of their first N parts: battle:SYSTEM:NUMBER,
 #: invasion:PLANET:INVADER:ROW (the defender is named in the defender's shots).
@@ -17,3 +18,22 @@ def roll_viewers(purposes: list[str], factions: Collection[str]) -> dict[str, se
     for kind, width in GROUPS.items():
         seen.update(shared_by_group([p for p in purposes if p.split(":")[0] == kind], factions, width))
     return seen
+
+
+def roll_label(purpose: str) -> Msg | str:
+    """What the roll decides, in words."""
+    kind, *rest = purpose.split(":")
+    if kind == "battle" and len(rest) == 5:
+        system, number, round_no, race, unit = rest
+        return msg("Space battle {battle} in system {system}, round {round}: shot of {race}'s {unit}",
+                   battle=number, system=system, round=round_no.removeprefix("r"), race=race, unit=unit)
+    if kind == "battle-order" and len(rest) == 2:
+        return msg("Order of battle in system {system}: tie roll of {race}", system=rest[0], race=rest[1])
+    if kind == "invasion" and len(rest) == 6:
+        planet, race, row, stage, who, unit = rest
+        return msg("Invasion of {planet} by {race} (order row {row}), {stage}: shot of {who}'s {unit}",
+                   planet=planet, race=race, row=row, stage=stage, who=who, unit=unit)
+    if kind == "invasion-order" and len(rest) == 3:
+        return msg("Order of the landings on {planet}: tie roll of {race} (order row {row})", planet=rest[0],
+                   race=rest[1], row=rest[2])
+    return purpose

@@ -20,7 +20,7 @@ from adjudicator.engine.ruleset import (
     TurnInput,
     TurnResult,
 )
-from adjudicator.i18n import N_, msg, msg_n
+from adjudicator.i18n import N_, Msg, msg, msg_n
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.odds import exact
@@ -141,6 +141,11 @@ class GalacticWar(Ruleset):
             problems.add(Problem("I00", Severity.WARNING, msg(
                 "Chance of conquering {planet}: {odds} (exact, against the defenders there now).",
                 planet=landing.planet, odds=f"{odds * 100:.1f}%"), None, **where))  # type: ignore[arg-type]
+
+    def roll_label(self, purpose: str) -> Msg | str:
+        from adjudicator.rulesets.galactic_war.dice_viewers import roll_label
+
+        return roll_label(purpose)
 
     def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
         from adjudicator.rulesets.galactic_war.dice_viewers import roll_viewers

@@ -25,7 +25,7 @@ from adjudicator.engine.ruleset import (
     TurnInput,
     TurnResult,
 )
-from adjudicator.i18n import N_, msg
+from adjudicator.i18n import N_, Msg, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
@@ -161,6 +161,11 @@ class InnerSphere(Ruleset):
         from adjudicator.rulesets.inner_sphere.template import decorate
 
         decorate(wb, campaign, faction)
+
+    def roll_label(self, purpose: str) -> Msg | str:
+        from adjudicator.rulesets.inner_sphere.dice_viewers import roll_label
+
+        return roll_label(purpose)
 
     def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
         from adjudicator.rulesets.inner_sphere.dice_viewers import roll_viewers
