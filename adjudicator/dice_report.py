@@ -23,7 +23,7 @@ from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import msg
 from adjudicator.verifiable_dice import MESSAGE_KIND, MESSAGE_VERSION, Proof, VerifiableDice
 from adjudicator.xlsx.reading import SheetGrid, WorkbookData, read_key_values
-from adjudicator.xlsx.writing import TITLE_FONT, header_row, put, sheet_title
+from adjudicator.xlsx.writing import TITLE_FONT, fit_row_heights, fit_to_page_width, header_row, put, sheet_title
 
 FORMAT = f"{MESSAGE_KIND} {MESSAGE_VERSION}"
 #: Rows of the key/value block (column B holds the values).
@@ -70,12 +70,17 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
     viewers = ruleset.roll_viewers(campaign, purposes)
     shown = [p for p in purposes if faction in viewers.get(p, set())]
     ws = wb.create_sheet(sheet_title(wb, f"{msg('Dice verification').render(lang)} {label}"))
-    for column, width in zip("ABCDEF", (40, 44, 8, 8, 8, 60), strict=True):
+    for column, width in zip("ABCDEF", (34, 46, 6, 7, 7, 70), strict=True):
         ws.column_dimensions[column].width = width
+    fit_to_page_width(ws)
+    wrap = Alignment(wrap_text=True, vertical="top")
     put(ws, 1, 1, msg("Dice verification"), lang)
     ws.cell(row=1, column=1).font = TITLE_FONT
     put(ws, 2, 1, msg("Every die below comes from a signature by the campaign's dice key over the message fields; "
                       "run 'adjudicator verify' on this workbook to check them all."), lang)
+    ws.merge_cells("A2:F2")
+    ws.cell(row=2, column=1).alignment = wrap
+    ws.row_dimensions[2].height = 30
     values = {"campaign": dice.campaign, "turn": dice.turn, "faction": faction, "public_key": public_text(key),
               "fingerprint": fingerprint(key), "digest": dice.digest, "format": FORMAT, "language": lang}
     labels = {"campaign": msg("Campaign"), "turn": msg("Turn"), "faction": msg("Faction"),
@@ -86,6 +91,7 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
         put(ws, row, 1, labels[name], lang)
         ws.cell(row=row, column=1).font = Font(bold=True)
         put(ws, row, 2, values[name] if name == "turn" else str(values[name]), lang)
+        ws.cell(row=row, column=1).alignment = ws.cell(row=row, column=2).alignment = wrap
     row = FIRST_TABLE_ROW
     put(ws, row, 1, msg("Accepted submissions of the turn"), lang)
     ws.cell(row=row, column=1).font = TITLE_FONT
@@ -101,7 +107,6 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
     header_row(ws, row + 1, [msg("What the roll decides"), msg("Purpose"), msg("Die"), msg("Sides"), msg("Value"),
                              msg("Proof (signature, base64)")], lang)
     row += 2
-    wrap = Alignment(wrap_text=True, vertical="top")
     for purpose in shown:
         for proof in dice.proofs[purpose]:
             cells = [ruleset.roll_label(purpose), purpose, proof.index, proof.sides, proof.value,
@@ -112,6 +117,7 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
             row += 1
     if not shown:
         put(ws, row, 1, msg("No roll of this turn is shown to you."), lang)
+    fit_row_heights(ws, FIELDS["campaign"], row + 1)
 
 
 # ----------------------------------------------------------------------------------------- reading
