@@ -105,9 +105,10 @@ def public_post(campaign_id: str, key: rsa.RSAPublicKey) -> str:
             f"SHA-256 fingerprint: {fingerprint(key)}\n\n{pem.decode('ascii')}")
 
 
-def new_dice_key(root: Path, campaign_id: str) -> dict[str, str]:
-    """Make the key pair of a new campaign in ``root``; the settings that go into campaign.xlsx."""
-    key = new_private_key()
+def new_dice_key(root: Path, campaign_id: str, key: rsa.RSAPrivateKey | None = None) -> dict[str, str]:
+    """Make (or, for tests, take) the key pair of a new campaign in ``root``; the settings that go into
+    campaign.xlsx."""
+    key = key or new_private_key()
     write_private_key(key, private_key_path(root))
     (Path(root) / PUBLIC_KEY_FILE).write_text(public_post(campaign_id, key.public_key()), encoding="utf-8")
     return {DICE_SETTING: VERIFIABLE, PUBLIC_KEY_SETTING: public_text(key.public_key())}

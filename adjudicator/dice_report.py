@@ -67,7 +67,9 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
     if key is None:
         return
     purposes = sorted(dice.proofs)
-    viewers = ruleset.roll_viewers(campaign, purposes)
+    if dice.viewers is None:
+        dice.viewers = ruleset.roll_viewers(campaign, purposes)
+    viewers = dice.viewers
     shown = [p for p in purposes if faction in viewers.get(p, set())]
     ws = wb.create_sheet(sheet_title(wb, f"{msg('Dice verification').render(lang)} {label}"))
     for column, width in zip("ABCDEF", (34, 46, 6, 7, 7, 70), strict=True):

@@ -98,6 +98,8 @@ class VerifiableDice(Dice):
         self.digest = submissions_digest(self.submissions)
         #: The proofs of every die, by purpose, in the order of the dice.
         self.proofs: dict[str, tuple[Proof, ...]] = {}
+        #: Who is shown each roll (the ruleset's ``roll_viewers``), worked out once for all the factions' tabs.
+        self.viewers: dict[str, set[str]] | None = None
 
     def _values(self, purpose: str, sides: int, count: int) -> tuple[int, ...]:
         proofs = []

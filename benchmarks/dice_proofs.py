@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from adjudicator import verifiable_dice  # noqa: E402
 from adjudicator.campaign import pipeline  # noqa: E402
 from adjudicator.campaign.dice_source import use_verifiable_dice  # noqa: E402
+from adjudicator.dice_keys import read_private_key  # noqa: E402
 from adjudicator.engine.registry import find_ruleset  # noqa: E402
 
 EXAMPLES = ("galactic_war", "inner_sphere", "coordinated_orders")
@@ -58,8 +59,8 @@ def one_turn(name: str, verifiable: bool, work: Path) -> tuple[float, float, int
     """(seconds of the run, seconds spent on proofs and tabs, rolls made)."""
     root = work / f"{name}-{'v' if verifiable else 'k'}-{time.perf_counter_ns()}"
     pipeline.new_campaign(find_ruleset(name), root, example=True)
-    if verifiable:
-        use_verifiable_dice(root)
+    if verifiable:  # the example's fixed test key, so that every run rolls the same dice
+        use_verifiable_dice(root, read_private_key(ROOT / "tests" / "dice_keys" / f"{name}.pem"))
     pipeline.make_templates(root)
     spent: list[float] = []
     with timed(verifiable_dice.VerifiableDice, "_values", spent), timed(pipeline, "add_verification_tab", spent):

@@ -21,6 +21,8 @@ from adjudicator.dice_keys import (
     PUBLIC_KEY_SETTING,
     VERIFIABLE,
     dice_kind,
+    new_private_key,
+    public_text,
     read_private_key,
 )
 from adjudicator.dice_report import FIELDS, FIRST_TABLE_ROW, find_verification_grid, read_verification
@@ -33,12 +35,20 @@ from tests.helpers import sheet_rows
 from tests.test_fog_of_war import every_text
 
 ROLLING = ("galactic_war", "inner_sphere", "coordinated_orders")
+KEYS = Path(__file__).parent / "dice_keys"
+
+
+def fixed_key(label: str) -> Any:
+    """A fixed key (see dice_keys/README.md), so that the example turns roll the same dice every time."""
+    key = read_private_key(KEYS / f"{label}.pem")
+    assert key is not None
+    return key
 
 
 def prepare(root: Path, name: str) -> Path:
     """The ruleset's example campaign switched to verifiable dice, with its order workbooks made."""
     pipeline.new_campaign(find_ruleset(name), root, example=True)
-    use_verifiable_dice(root)
+    use_verifiable_dice(root, fixed_key(name))
     pipeline.make_templates(root)
     return root
 
@@ -233,7 +243,7 @@ def test_a_turn_rerolled_with_another_key_fails_against_the_template(campaigns: 
     original = campaigns("galactic_war")
     root = prepare(tmp_path / "rekeyed", "galactic_war")
     (root / PRIVATE_KEY_FILE).unlink()
-    use_verifiable_dice(root)  # the GM makes a new key pair after the order workbooks went out
+    use_verifiable_dice(root, fixed_key("rekeyed"))  # the GM makes a new key pair after the workbooks went out
     assert pipeline.run(root).status == "resolved"
     for faction in factions(root):
         results = turn_dir(root) / "results" / f"{faction}.xlsx"
@@ -245,11 +255,11 @@ def test_a_turn_rerolled_with_another_key_fails_against_the_template(campaigns: 
         assert "not the one printed" in result.output
 
 
-def test_a_swapped_private_key_is_refused_before_any_die(campaigns: Callable[[str], Path], tmp_path: Path) -> None:
+def test_a_swapped_private_key_is_refused_before_any_die(tmp_path: Path) -> None:
     root = tmp_path / "swapped"
     pipeline.new_campaign(find_ruleset("galactic_war"), root, example=True)
-    use_verifiable_dice(root)
-    shutil.copyfile(campaigns("inner_sphere") / PRIVATE_KEY_FILE, root / PRIVATE_KEY_FILE)
+    use_verifiable_dice(root, fixed_key("galactic_war"))
+    shutil.copyfile(KEYS / "inner_sphere.pem", root / PRIVATE_KEY_FILE)
     with pytest.raises(pipeline.CampaignError) as error:
         pipeline.run(root)
     assert [p.code for p in error.value.problems] == ["M22"]
@@ -276,10 +286,8 @@ def test_unusable_files_exit_2_and_messages_follow_the_workbook(campaigns: Calla
     assert "Проверено" in cli(results, lang=None).output
 
 
-def test_values_are_unbiased_rejection_sampling_from_the_signature(campaigns: Callable[[str], Path]) -> None:
-    root = campaigns("inner_sphere")
-    key = read_private_key(root / PRIVATE_KEY_FILE)
-    assert key is not None
+def test_values_are_unbiased_rejection_sampling_from_the_signature() -> None:
+    key = fixed_key("inner_sphere")
     faces = [value_of(sign(key, message("c", 1, f"p{i}", 1, "d")), 6) for i in range(600)]
     assert set(faces) == set(range(1, 7))
     assert all(60 < faces.count(face) < 140 for face in range(1, 7))
@@ -343,3 +351,23 @@ def test_no_private_key_no_seed_and_no_proof_of_a_hidden_roll(campaigns: Callabl
             assert not leaks, f"{faction} holds a proof of {purpose}"
         joined = "\n".join(texts)
         assert all(p in joined for purpose in shown for p in proofs[purpose])  # the search does find proofs
+
+
+def test_orders_sent_on_the_template_are_accepted_and_pin_the_key_of_their_results(tmp_path: Path) -> None:
+    root = tmp_path / "sent"
+    pipeline.new_campaign(find_ruleset("coordinated_orders"), root, example=True)
+    use_verifiable_dice(root, fixed_key("coordinated_orders"))
+    for path in (root / "inbox").iterdir():
+        path.unlink()
+    for template in pipeline.make_templates(root):  # each player sends back the workbook it received
+        shutil.copyfile(template, root / "inbox" / template.name)
+    assert all(not s.problems for s in pipeline.check(root).submissions)
+    outcome = pipeline.run(root)
+    assert outcome.status == "resolved"
+    other = public_text(new_private_key().public_key())
+    for results in outcome.results.values():
+        assert verify(results).failures == []
+        bad = tampered(results, tmp_path / results.name, lambda ws: setattr(ws.cell(FIELDS["public_key"], 2),
+                                                                           "value", other))
+        result = cli(bad)
+        assert result.exit_code == 1 and "order workbook you sent" in result.output

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric import rsa
+
 from adjudicator.dice import Dice
 from adjudicator.dice_keys import (
     PRIVATE_KEY_FILE,
@@ -48,10 +50,10 @@ def dice_for_turn(root: Path, campaign: Campaign, taken: Mapping[Any, Any], seed
     return VerifiableDice(key, campaign.campaign_id, campaign.turn, hashes)
 
 
-def use_verifiable_dice(root: Path) -> None:
+def use_verifiable_dice(root: Path, key: rsa.RSAPrivateKey | None = None) -> None:
     """Switch an existing campaign (made before verifiable dice, or keyed) to verifiable dice from its
     current turn on: a new key pair beside campaign.xlsx and its public half in the settings. Make new
-    order workbooks afterwards, so that they print the key."""
+    order workbooks afterwards, so that they print the key. ``key``: a given key pair instead of a new one."""
     from adjudicator.campaign import master
     from adjudicator.campaign.pipeline import opened
     from adjudicator.xlsx.writing import atomic_save
@@ -59,7 +61,7 @@ def use_verifiable_dice(root: Path) -> None:
     with opened(root) as (folder, campaign, ruleset):
         if campaign_public_key(campaign.settings) is not None and read_private_key(private_key_path(root)):
             return
-        campaign.settings.update(new_dice_key(Path(root), campaign.campaign_id))
+        campaign.settings.update(new_dice_key(Path(root), campaign.campaign_id, key))
         wb = master.open_master(folder.master)
         master.write_state(wb, ruleset, campaign, campaign.tables, campaign.turn)
         atomic_save(wb, folder.master)
