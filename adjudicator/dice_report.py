@@ -45,6 +45,12 @@ def write_key_sheet(wb: Workbook, campaign: Campaign) -> None:
         put(ws, row, 1, name)
         put(ws, row, 2, value)
     ws.sheet_state = "veryHidden"
+    shown = (public_text(key), fingerprint(key))
+    for sheet in wb.worksheets[:1]:  # the instructions: give the key's wrapped lines their height
+        for cell in sheet["B"]:
+            if isinstance(cell.value, str) and cell.value.startswith(shown):
+                width = sheet.column_dimensions["B"].width or 10
+                sheet.row_dimensions[cell.row].height = 15 * -(-len(cell.value) // max(int(width * 0.85), 1))
 
 
 def instruction_lines(campaign: Campaign) -> list[tuple[Any, Any]]:
