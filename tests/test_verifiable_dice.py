@@ -371,3 +371,11 @@ def test_orders_sent_on_the_template_are_accepted_and_pin_the_key_of_their_resul
                                                                            "value", other))
         result = cli(bad)
         assert result.exit_code == 1 and "order workbook you sent" in result.output
+
+
+def test_new_on_the_command_line_says_where_the_key_is_and_what_to_post(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--lang", "en", "new", "coordinated_orders", str(tmp_path / "cli")])
+    assert result.exit_code == 0, result.output
+    assert "dice_key.pem" in result.output and "dice_public_key.txt" in result.output
+    post = (tmp_path / "cli" / "dice_public_key.txt").read_text(encoding="utf-8")
+    assert "SHA-256 fingerprint" in post and "BEGIN PUBLIC KEY" in post and "PRIVATE" not in post
