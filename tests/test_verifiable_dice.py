@@ -31,6 +31,7 @@ from adjudicator.problems import ProblemList
 from adjudicator.verifiable_dice import message, sign, value_of
 from adjudicator.verify import verify
 from adjudicator.xlsx.reading import read_workbook
+from tests.conftest import convert
 from tests.helpers import sheet_rows
 from tests.test_fog_of_war import every_text
 
@@ -379,3 +380,17 @@ def test_new_on_the_command_line_says_where_the_key_is_and_what_to_post(tmp_path
     assert "dice_key.pem" in result.output and "dice_public_key.txt" in result.output
     post = (tmp_path / "cli" / "dice_public_key.txt").read_text(encoding="utf-8")
     assert "SHA-256 fingerprint" in post and "BEGIN PUBLIC KEY" in post and "PRIVATE" not in post
+
+
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("fmt", ["xlsx:Calc MS Excel 2007 XML", "ods"])
+def test_results_and_templates_saved_by_libreoffice_still_verify(campaigns: Callable[[str], Path], soffice: str,
+                                                                 tmp_path: Path, fmt: str) -> None:
+    """A player who opens and saves its results (and its order workbook) in LibreOffice can still verify."""
+    root = campaigns("galactic_war")
+    faction = factions(root)[0]
+    results = convert(soffice, turn_dir(root) / "results" / f"{faction}.xlsx", fmt, tmp_path / "results")
+    template = convert(soffice, turn_dir(root) / "templates" / f"{faction}.xlsx", fmt, tmp_path / "template")
+    report = verify(results, template)
+    assert report.failures == [] and report.checked == len(tab(turn_dir(root) / "results" / f"{faction}.xlsx").rolls)
+    assert report.checked > 0
