@@ -265,6 +265,12 @@ def test_a_swapped_private_key_is_refused_before_any_die(tmp_path: Path) -> None
         pipeline.run(root)
     assert [p.code for p in error.value.problems] == ["M22"]
     assert not (root / "turns").exists() or not list((root / "turns").glob("*/turn.json"))
+    (root / PRIVATE_KEY_FILE).unlink()  # a lost key: no verifiable die can be rolled, nothing changes
+    with pytest.raises(pipeline.CampaignError) as error:
+        pipeline.run(root)
+    assert [p.code for p in error.value.problems] == ["M21"]
+    result = CliRunner().invoke(main, ["--lang", "en", "run", str(root)])
+    assert result.exit_code == 2 and "backup" in result.output and "Traceback" not in result.output
 
 
 def test_the_template_of_another_campaign_fails(campaigns: Callable[[str], Path], results: Path) -> None:

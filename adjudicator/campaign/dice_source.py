@@ -21,16 +21,24 @@ from adjudicator.dice_keys import (
     read_private_key,
 )
 from adjudicator.engine.ruleset import Campaign
-from adjudicator.i18n import msg
+from adjudicator.i18n import Msg, msg
+from adjudicator.problems import ProblemList
 from adjudicator.verifiable_dice import VerifiableDice
+
+
+def _fail(code: str, message: Msg, hint: Msg, **where: Any) -> Exception:
+    """The pipeline's CampaignError (imported late: the pipeline imports this module)."""
+    from adjudicator.campaign.pipeline import CampaignError
+
+    problems = ProblemList()
+    problems.error(code, message, hint, **where)
+    return CampaignError(problems)
 
 
 def dice_for_turn(root: Path, campaign: Campaign, taken: Mapping[Any, Any], seed: int) -> Dice:
     """``taken``: the accepted submissions by faction (each with its ``sha256``)."""
     if dice_kind(campaign.settings) != VERIFIABLE:
         return Dice(seed, campaign.turn)
-    from adjudicator.campaign.pipeline import _fail  # the pipeline's error, raised where it is handled
-
     public = campaign_public_key(campaign.settings)
     if public is None:
         raise _fail("M20", msg("The setting dice_public_key of campaign.xlsx is missing or is not a public key."),
