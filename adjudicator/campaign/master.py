@@ -44,6 +44,7 @@ FACTION_BASE = (
     Column("id", N_("ID"), required=True, width=10),
     Column("name", N_("Name"), required=True, width=24),
     Column("language", N_("Language"), width=10),
+    Column("email", N_("Email"), width=30, synonyms=("e-mail", "mail")),  # several: separated by , or ;
 )
 LEDGER = TableSchema("ledger", N_("Ledger"), (
     Column("turn", N_("Turn"), Kind.INT, width=6),

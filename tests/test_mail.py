@@ -1,0 +1,321 @@
+"""A whole turn played by mail through a real Dovecot (IMAP, LMTP) and a real SMTP server on loopback."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+from imap_tools import MailBoxUnencrypted
+
+from adjudicator.campaign import master
+from adjudicator.cli import main
+from adjudicator.i18n import all_spellings, fold
+from adjudicator.mail.deadline import format_deadline, parse_deadline
+from adjudicator.mail.fetch import fetch
+from adjudicator.mail.journal import Journal
+from adjudicator.mail.policy import apply_policy
+from adjudicator.mail.remind import remind
+from adjudicator.mail.send import send_results
+from adjudicator.xlsx.writing import atomic_save
+from tests.helpers import example_campaign
+from tests.mailserver import PASSWORD, MailServer, dovecot_binary, start_mail_server
+
+pytestmark = pytest.mark.mail
+FACTIONS = ("ALPHA", "BETA", "BORYA", "GAMMA")
+
+
+@pytest.fixture(scope="module")
+def mail_server() -> Iterator[MailServer]:
+    """One Dovecot and one SMTP relay for the module. Missing Dovecot: skip here, fail in CI."""
+    binary = dovecot_binary()
+    if binary is None:
+        if os.environ.get("ADJUDICATOR_REQUIRE_MAIL"):
+            pytest.fail("Dovecot is required here (ADJUDICATOR_REQUIRE_MAIL) but is not installed")
+        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd dovecot-lmtpd); .ci/run installs it")
+    server = start_mail_server(binary)
+    yield server
+    server.stop()
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def addresses(tag: str) -> dict[str, str]:
+    """Mailboxes of one test: every faction, the campaign, the GM, a stranger (unique per test)."""
+    names = {f: f"{f.lower()}.{tag}@example.test" for f in FACTIONS}
+    names.update(beta2=f"beta-deputy.{tag}@example.test", campaign=f"campaign.{tag}@example.test",
+                 gm=f"gm.{tag}@example.test", stranger=f"stranger.{tag}@example.test")
+    return names
+
+
+def configure(root: Path, server: MailServer, names: dict[str, str], deadline: str,
+              extra: dict[str, Any] | None = None) -> None:
+    """The example campaign with Email addresses in its Factions sheet and the mail settings."""
+    server.add_users(names.values())
+    path = root / "campaign.xlsx"
+    wb = openpyxl.load_workbook(path)
+    factions = next(ws for ws in wb.worksheets if fold(ws.title) in all_spellings("Factions"))
+    headers = [fold(c.value) for c in factions[1]]
+    column = len(headers) + 1
+    factions.cell(row=1, column=column, value="Email")
+    for row in range(2, factions.max_row + 1):
+        faction = str(factions.cell(row=row, column=1).value or "").upper()
+        if faction == "BETA":
+            value = f"{names['BETA']}; Beta Deputy <{names['beta2']}>"
+        else:
+            value = names.get(faction)
+        factions.cell(row=row, column=column, value=value)
+    settings = next(ws for ws in wb.worksheets if fold(ws.title) in master.SETTINGS.spellings())
+    values = {
+        "deadline": deadline, "deadline_policy": "wait", "campaign_email": names["campaign"],
+        "gm_email": names["gm"], "imap_host": "127.0.0.1", "imap_port": server.imap_port, "imap_security": "plain",
+        "smtp_host": "127.0.0.1", "smtp_port": server.smtp_port, "smtp_security": "plain", "max_file_mb": 0.5,
+    }
+    values.update(extra or {})
+    rows = {fold(settings.cell(row=r, column=1).value): r for r in range(2, settings.max_row + 1)}
+    for key, value in values.items():
+        row = rows.get(fold(key), settings.max_row + 1)
+        settings.cell(row=row, column=1, value=key)
+        settings.cell(row=row, column=2, value=value)
+    atomic_save(wb, path)
+
+
+def mail_with(sender: str, to: str, subject: str, attachments: list[tuple[str, bytes]]) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Message-ID"] = f"<{secrets.token_hex(8)}@example.test>"
+    message.set_content("Orders attached.\n")
+    for name, data in attachments:
+        message.add_attachment(data, maintype="application",
+                               subtype="vnd.openxmlformats-officedocument.spreadsheetml.sheet", filename=name)
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
+def mailbox(server: MailServer, address: str) -> list[email.message.EmailMessage]:
+    box = MailBoxUnencrypted("127.0.0.1", server.imap_port)
+    box.login(address, PASSWORD)
+    try:
+        return [email.message_from_bytes(bytes(m.obj), policy=email.policy.default)  # type: ignore[misc]
+                for m in box.fetch(mark_seen=False)]
+    finally:
+        box.logout()
+
+
+def attachments(message: email.message.EmailMessage) -> dict[str, bytes]:
+    return {part.get_filename(): part.get_payload(decode=True) for part in message.iter_attachments()}
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def fixed_alpha(source: Path, target: Path) -> Path:
+    """ALPHA's example workbook with its one bad amount ("сорок") corrected."""
+    wb = openpyxl.load_workbook(source)
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.value == "сорок":
+                    cell.value = 40
+    wb.save(target)
+    return target
+
+
+def resaved(source: Path, target: Path) -> Path:
+    """The same orders, saved again (other bytes)."""
+    openpyxl.load_workbook(source).save(target)
+    return target
+
+
+def too_large(source: Path, target: Path) -> Path:
+    wb = openpyxl.load_workbook(source)
+    ws = wb.create_sheet("Notes")
+    for r in range(1, 2500):
+        for c in range(1, 13):
+            ws.cell(row=r, column=c, value=secrets.token_hex(16))
+    wb.save(target)
+    return target
+
+
+def future_deadline(days: int = 3) -> tuple[str, datetime]:
+    when = (datetime.now(UTC) + timedelta(days=days)).replace(second=0, microsecond=0)
+    moscow = when.astimezone(parse_deadline("2000-01-01 00:00 Europe/Moscow").tzinfo)
+    return f"{moscow.strftime('%Y-%m-%d %H:%M')} Europe/Moscow", when
+
+
+@pytest.fixture
+def played(tmp_path: Path, mail_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The example campaign, its orders mailed in by four factions and a stranger, then fetched."""
+    monkeypatch.setenv("ADJUDICATOR_MAIL_PASSWORD", PASSWORD)
+    names = addresses(secrets.token_hex(3))
+    root = example_campaign(tmp_path / "campaign")
+    deadline_text, deadline = future_deadline()
+    configure(root, mail_server, names, deadline_text)
+    originals = {f: root / "inbox" / f"{f}.xlsx" for f in FACTIONS}
+    kept = tmp_path / "workbooks"
+    kept.mkdir()
+    for faction, path in originals.items():
+        shutil.move(path, kept / path.name)
+    work = {f: kept / f"{f}.xlsx" for f in FACTIONS}
+    fixed = fixed_alpha(work["ALPHA"], kept / "ALPHA-fixed.xlsx")
+    beta_first = resaved(work["BETA"], kept / "BETA-first.xlsx")
+    big = too_large(work["BORYA"], kept / "BORYA-big.xlsx")
+    campaign = names["campaign"]
+
+    def post(sender: str, subject: str, files: list[Path]) -> None:
+        mail_server.deliver(sender, [campaign], mail_with(sender, campaign, subject,
+                                                          [(p.name, p.read_bytes()) for p in files]))
+
+    post(names["ALPHA"], "orders", [work["ALPHA"]])          # one bad row
+    post(names["BETA"], "orders", [beta_first])
+    post(names["stranger"], "orders for Gamma", [work["GAMMA"]])  # not a faction's address
+    post(names["BORYA"], "orders", [big])                    # above the campaign's 0.5 MB limit
+    post(names["beta2"], "orders, again", [work["BETA"]])     # Beta's second address, the second time
+    first = fetch(root)
+    post(names["ALPHA"], "orders, corrected", [fixed])
+    second = fetch(root)
+    return {"root": root, "names": names, "deadline": deadline, "first": first, "second": second,
+            "work": work, "fixed": fixed, "beta_first": beta_first}
+
+
+# ---------------------------------------------------------------------------------------- the tests
+def test_intake_receipts_and_inbox(played: dict[str, Any], mail_server: MailServer) -> None:
+    root, names = played["root"], played["names"]
+    first = {r.sender: r for r in played["first"].received}
+    assert first[names["stranger"]].status == "ignored"
+    assert first[names["BORYA"]].status == "rejected"
+    assert "F02" in {p.code for p in first[names["BORYA"]].problems}
+    assert first[names["ALPHA"]].status == "accepted"
+    assert any(p.is_error for p in first[names["ALPHA"]].problems)  # the bad row, refused
+    assert first[names["BETA"]].status == first[names["beta2"]].status == "accepted"
+    assert [r.status for r in played["second"].received] == ["accepted"]
+    assert played["second"].skipped == 5
+
+    # inbox/: the last valid workbook of each faction, byte for byte; the earlier ones archived
+    inbox = sorted(p.name for p in (root / "inbox").iterdir())
+    assert inbox == ["ALPHA.xlsx", "BETA.xlsx"]
+    assert sha((root / "inbox" / "ALPHA.xlsx").read_bytes()) == sha(played["fixed"].read_bytes())
+    assert sha((root / "inbox" / "BETA.xlsx").read_bytes()) == sha(played["work"]["BETA"].read_bytes())
+    archived = {sha(p.read_bytes()) for p in (root / "mail" / "archive" / "T03").iterdir()}
+    assert archived == {sha(played["work"]["ALPHA"].read_bytes()), sha(played["beta_first"].read_bytes())}
+
+    # receipts: in each sender's mailbox, in its faction's language; the stranger gets nothing
+    assert mailbox(mail_server, names["stranger"]) == []
+    alpha = mailbox(mail_server, names["ALPHA"])
+    assert len(alpha) == 2
+    assert "приняты" in alpha[0]["Subject"] and alpha[0]["In-Reply-To"]
+    body = alpha[0].get_body(("plain",)).get_content()
+    assert "сорок" in body or "E" in body
+    assert format_deadline(parse_deadline(_setting(root, "deadline"))) in body
+    checked = attachments(alpha[0])
+    assert list(checked) == ["ALPHA.checked.xlsx"]  # the checked copy, as there are errors
+    assert attachments(alpha[1]) == {}
+    assert sha(played["fixed"].read_bytes()) in alpha[1].get_body(("plain",)).get_content()
+    borya = mailbox(mail_server, names["BORYA"])
+    assert len(borya) == 1 and "НЕ приняты" in borya[0]["Subject"]
+    assert "F02" in borya[0].get_body(("plain",)).get_content()
+    assert len(mailbox(mail_server, names["BETA"])) == 1 and len(mailbox(mail_server, names["beta2"])) == 1
+    assert mailbox(mail_server, names["GAMMA"]) == []
+
+    # fetching again takes nothing twice
+    again = fetch(root)
+    assert again.received == [] and again.skipped == 6
+    assert len(mailbox(mail_server, names["ALPHA"])) == 2
+
+
+def _setting(root: Path, key: str) -> str:
+    wb = openpyxl.load_workbook(root / "campaign.xlsx")
+    ws = next(w for w in wb.worksheets if fold(w.title) in master.SETTINGS.spellings())
+    return next(str(r[1].value) for r in ws.iter_rows(min_row=2) if fold(r[0].value) == fold(key))
+
+
+def test_reminders_reach_only_the_missing_once(played: dict[str, Any], mail_server: MailServer) -> None:
+    root, names = played["root"], played["names"]
+    outcome = remind(root)
+    assert sorted(outcome.reminded) == ["BORYA", "GAMMA"]
+    assert sorted(remind(root).already) == ["BORYA", "GAMMA"]  # once per deadline
+    gamma = mailbox(mail_server, names["GAMMA"])
+    assert len(gamma) == 1
+    shown = format_deadline(played["deadline"].astimezone(parse_deadline("2000-01-01 00:00 Europe/Moscow").tzinfo))
+    assert "recordatorio" in gamma[0]["Subject"].casefold()  # Gamma plays in Spanish
+    assert shown in gamma[0].get_body(("plain",)).get_content()
+    assert len(mailbox(mail_server, names["BORYA"])) == 2  # its receipt and the reminder
+    assert len(mailbox(mail_server, names["ALPHA"])) == 2 and len(mailbox(mail_server, names["BETA"])) == 1
+
+
+def test_the_three_policies_and_the_results(played: dict[str, Any], mail_server: MailServer,
+                                            tmp_path: Path) -> None:
+    root, names = played["root"], played["names"]
+    after = played["deadline"] + timedelta(minutes=1)
+    before = played["deadline"] - timedelta(hours=1)
+    assert apply_policy(root, before).action == "open"
+
+    waiting = tmp_path / "wait"
+    shutil.copytree(root, waiting)
+    outcome = apply_policy(waiting, after)
+    assert outcome.action == "waiting" and [m.faction for m in outcome.missing] == ["BORYA", "GAMMA"]
+    assert not (waiting / "turns" / "T03" / "turn.json").exists()
+
+    extending = tmp_path / "extend"
+    shutil.copytree(root, extending)
+    _set(extending, {"deadline_policy": "extend", "deadline_extension_hours": 48})
+    outcome = apply_policy(extending, after)
+    assert outcome.action == "extended"
+    assert outcome.new_deadline.when == played["deadline"] + timedelta(hours=48)
+    assert parse_deadline(_setting(extending, "deadline")) == played["deadline"] + timedelta(hours=48)
+    assert not (extending / "turns" / "T03" / "turn.json").exists()
+
+    _set(root, {"deadline_policy": "resolve"})
+    outcome = apply_policy(root, after)
+    assert outcome.action == "resolved", outcome.run
+    assert (root / "turns" / "T03" / "turn.json").exists()
+
+    dry = send_results(root, dry_run=True)
+    assert {d.recipient: d.status for d in dry.deliveries} == {f: "due" for f in (*FACTIONS, "GM")}
+    assert not Journal(root).entries("sent")
+    result = CliRunner().invoke(main, ["mail", "send", str(root)])
+    assert result.exit_code == 0, result.output
+    assert {d.status for d in send_results(root).deliveries} == {"already sent"}
+
+    every_file = {}
+    for faction in FACTIONS:
+        every_file[faction] = {sha((root / "turns" / "T03" / "results" / f"{faction}.xlsx").read_bytes()),
+                               sha((root / "turns" / "T04" / "templates" / f"{faction}.xlsx").read_bytes())}
+    for faction in FACTIONS:
+        boxes = [names[faction]] + ([names["beta2"]] if faction == "BETA" else [])
+        for address in boxes:
+            received = mailbox(mail_server, address)
+            results = [m for m in received if m["Subject"].endswith(faction) and attachments(m)
+                       and not m["In-Reply-To"]]
+            assert len(results) == 1, [m["Subject"] for m in received]
+            got = {sha(data) for m in received for data in attachments(m).values()}
+            assert every_file[faction] <= got
+            for other in FACTIONS:
+                if other != faction:
+                    assert not (every_file[other] & got), f"{address} holds {other}'s files"
+                    assert all(other not in str(m["Subject"]) for m in received)
+    gm = mailbox(mail_server, names["gm"])
+    assert len(gm) == 1 and list(attachments(gm[0])) == ["campaign_after.xlsx"]
+
+
+def _set(root: Path, values: dict[str, Any]) -> None:
+    wb = openpyxl.load_workbook(root / "campaign.xlsx")
+    ws = next(w for w in wb.worksheets if fold(w.title) in master.SETTINGS.spellings())
+    rows = {fold(ws.cell(row=r, column=1).value): r for r in range(2, ws.max_row + 1)}
+    for key, value in values.items():
+        row = rows.get(fold(key), ws.max_row + 1)
+        ws.cell(row=row, column=1, value=key)
+        ws.cell(row=row, column=2, value=value)
+    atomic_save(wb, root / "campaign.xlsx")
