@@ -28,7 +28,7 @@ from adjudicator.click_i18n import language_from_environment
 from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
-from adjudicator.mail.cli import mail_group
+from adjudicator.mail.cli import mail_group, publish_command
 from adjudicator.problems import Problem
 
 EXIT_PROBLEMS = 1
@@ -294,6 +294,7 @@ def _add_ruleset_commands() -> None:
 
 main.add_command(console_command)
 main.add_command(mail_group)
+main.add_command(publish_command)
 _add_ruleset_commands()
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 

@@ -186,3 +186,22 @@ def missing_text(missing: Any) -> Any:
         return msg("{faction}: its workbooks cannot be accepted ({files}); see 'adjudicator check'.",
                    faction=missing.faction, files=", ".join(missing.files))
     return msg("{faction}: no workbook received.", faction=missing.faction)
+
+
+@click.command("publish")
+@click.argument("folder", type=FOLDER)
+@click.option("--turn", type=int, help="The resolved turn to publish (default: the last one).")
+@click.option("--webhook", metavar="URL",
+              help="Also post it to this Discord-compatible webhook (default: ADJUDICATOR_WEBHOOK_URL).")
+@mail_guarded
+def publish_command(folder: Path, turn: int | None, webhook: str | None) -> None:
+    """Write the public part of a resolved turn as a forum post (BBCode and Markdown)."""
+    from adjudicator.mail.publish import publish
+
+    core = _core()
+    post = publish(folder, turn, core.State.lang, webhook)
+    lang = core.State.lang or "en"
+    for path in post.files.values():
+        core.say(str(path), lang)
+    if post.webhook_messages:
+        core.say(msg("Posted to the webhook in {count} messages.", count=post.webhook_messages), lang, "green")
