@@ -28,7 +28,7 @@ from adjudicator.campaign.pipeline import CampaignError, _fail, limits_of, opene
 from adjudicator.campaign.submissions import load_submission
 from adjudicator.dice import Dice
 from adjudicator.engine.registry import find_ruleset
-from adjudicator.engine.ruleset import ReportTable, TurnInput
+from adjudicator.engine.ruleset import ReportTable, TurnInput  # noqa: F401 - ReportTable for callers
 from adjudicator.i18n import msg, render
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
