@@ -90,9 +90,12 @@ class LmtpRelay:
         self.lmtp_port = lmtp_port
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        refused = {}
         try:
-            with smtplib.LMTP("127.0.0.1", self.lmtp_port) as lmtp:
-                refused = lmtp.sendmail(envelope.mail_from, envelope.rcpt_tos, envelope.original_content)
+            # one transaction per recipient: LMTP answers DATA once per recipient, smtplib reads one answer
+            for recipient in envelope.rcpt_tos:
+                with smtplib.LMTP("127.0.0.1", self.lmtp_port) as lmtp:
+                    refused.update(lmtp.sendmail(envelope.mail_from, [recipient], envelope.original_content))
         except smtplib.SMTPException as error:
             return f"451 LMTP delivery failed: {error}"
         if refused:
