@@ -163,7 +163,7 @@ def played(tmp_path: Path, mail_server: MailServer, monkeypatch: pytest.MonkeyPa
     originals = {f: root / "inbox" / f"{f}.xlsx" for f in FACTIONS}
     kept = tmp_path / "workbooks"
     kept.mkdir()
-    for faction, path in originals.items():
+    for path in originals.values():
         shutil.move(path, kept / path.name)
     work = {f: kept / f"{f}.xlsx" for f in FACTIONS}
     bad = alpha_orders(root, kept / "ALPHA-orders.xlsx", "сорок")
