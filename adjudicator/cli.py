@@ -22,6 +22,7 @@ from rich.table import Table
 
 from adjudicator import __version__, click_i18n
 from adjudicator.campaign import pipeline
+from adjudicator.campaign.deadlines import missing_reasons
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
 from adjudicator.click_i18n import language_from_environment
@@ -95,6 +96,8 @@ def summary(submissions: list[Submission], missing: list[str], checked: dict[str
     console.print(table)
     if missing:
         say(msg("No valid workbook yet from: {factions}.", factions=", ".join(missing)), lang, "yellow")
+        for reason in missing_reasons(submissions, missing):
+            say(reason, lang, "yellow")
     problems = [p for s in submissions for p in s.problems]
     if problems:
         show_problems(problems, lang)

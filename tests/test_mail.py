@@ -66,8 +66,9 @@ def configure(root: Path, server: MailServer, names: dict[str, str], deadline: s
     path = root / "campaign.xlsx"
     wb = openpyxl.load_workbook(path)
     factions = next(ws for ws in wb.worksheets if fold(ws.title) in all_spellings("Factions"))
-    headers = [fold(c.value) for c in factions[1]]
-    column = len(headers) + 1
+    headers = [fold(c.value) for c in factions[1] if c.value is not None]
+    spellings = master.EMAIL.spellings()
+    column = next((i for i, h in enumerate(headers, start=1) if h in spellings), len(headers) + 1)
     factions.cell(row=1, column=column, value="Email")
     for row in range(2, factions.max_row + 1):
         faction = str(factions.cell(row=row, column=1).value or "").upper()
@@ -152,10 +153,21 @@ def future_deadline(days: int = 3) -> tuple[str, datetime]:
     return f"{moscow.strftime('%Y-%m-%d %H:%M')} Europe/Moscow", when
 
 
-@pytest.fixture
-def played(tmp_path: Path, mail_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The example campaign, its orders mailed in by four factions and a stranger, then fetched."""
+@pytest.fixture(autouse=True)
+def mail_password(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADJUDICATOR_MAIL_PASSWORD", PASSWORD)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, mail_server: MailServer) -> Iterator[dict[str, Any]]:
+    """The example campaign, its orders mailed in by four factions and a stranger, then fetched: one turn
+    played through the tests of this module, in their order (intake, reminders, the deadline)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ADJUDICATOR_MAIL_PASSWORD", PASSWORD)
+        yield play(tmp_path_factory.mktemp("played"), mail_server)
+
+
+def play(tmp_path: Path, mail_server: MailServer) -> dict[str, Any]:
     names = addresses(secrets.token_hex(3))
     root = example_campaign(tmp_path / "campaign")
     deadline_text, deadline = future_deadline()

@@ -82,9 +82,9 @@ def fetch_command(folder: Path) -> None:
     outcome = fetch(folder)
     lang = core.language(outcome.campaign.language)
     table = Table(title=msg("Mail received").render(lang), header_style="bold")
-    for header in (msg("From"), msg("Faction"), msg("File"), msg("Result"), msg("Problems")):
+    for header in (msg("Sender"), msg("Faction"), msg("File"), msg("Result"), msg("Problems")):
         table.add_column(header.render(lang), overflow="fold")
-    status = {"accepted": msg("accepted"), "rejected": msg("not accepted"),
+    status = {"accepted": msg("orders accepted"), "rejected": msg("orders not accepted"),
               "ignored": msg("ignored: not a faction's address")}
     for item in outcome.received:
         codes = ", ".join(sorted({p.code for p in item.problems if p.is_error}))
@@ -134,7 +134,7 @@ def send_command(folder: Path, turn: int | None, dry_run: bool) -> None:
     lang = core.language(outcome.campaign.language)
     title = msg("Would be sent (dry run)") if dry_run else msg("Sent")
     table = Table(title=title.render(lang), header_style="bold")
-    for header in (msg("Faction"), msg("To"), msg("Files"), msg("Status")):
+    for header in (msg("Faction"), msg("Recipients"), msg("Files"), msg("Status")):
         table.add_column(header.render(lang), overflow="fold")
     for d in outcome.deliveries:
         table.add_row(d.recipient, ", ".join(d.addresses), ", ".join(str(p.relative_to(folder)) for p in d.files),
@@ -159,7 +159,10 @@ def deadline_command(folder: Path, now: str | None) -> None:
     for missing in outcome.missing:
         core.say(missing_text(missing), lang, "yellow")
     if outcome.action == "open":
-        core.say(msg("The deadline has not passed: the turn waits for the missing orders."), lang)
+        if outcome.not_final:
+            core.say(msg("Orders not marked final: {factions}.", factions=", ".join(outcome.not_final)), lang)
+        core.say(msg("The deadline has not passed: the turn waits for it, or for every faction's orders marked "
+                     "final."), lang)
     elif outcome.action == "waiting":
         core.say(msg("The deadline has passed; by the policy 'wait' the turn waits for your decision "
                      "('adjudicator run --allow-missing', or a later deadline)."), lang, "yellow")

@@ -5,6 +5,7 @@ Settings of campaign.xlsx::
     deadline                  2026-12-06 20:00 Europe/Moscow   (a date, a time and a time zone)
     deadline policy           wait | resolve | extend
     deadline extension hours  24    (for ``extend``)
+    turn length days          7     (optional: each resolved turn moves the deadline on by as many days)
 
 The time zone is an IANA name (``Europe/Madrid``), a UTC offset (``+03:00``, ``UTC-5``) or one of the
 abbreviations of :data:`ABBREVIATIONS`, each of which stands for one fixed offset. A deadline is always
@@ -139,6 +140,14 @@ def deadline_of(campaign: Campaign) -> Deadline | None:
         raise DeadlineError(msg("The setting deadline_extension_hours must be a positive number of hours.")) \
             from None
     return Deadline(when, zone_text, policy, timedelta(hours=hours))
+
+
+def advance(text: str, days: float) -> str:
+    """The deadline ``text`` moved on by ``days``, at the same time of day in its own zone."""
+    when = parse_deadline(text)
+    match = PATTERN.match(text)
+    later = when.replace(tzinfo=None) + timedelta(days=days)
+    return write_deadline(later, match["zone"] if match else "")
 
 
 def now_utc() -> datetime:

@@ -1,6 +1,7 @@
 """``adjudicator mail deadline``: what happens to the turn at its deadline, by the GM's policy.
 
-* every faction has a valid workbook: the turn is run at once, even before the deadline;
+* every faction has a valid workbook marked final ("Final orders: YES"): the turn is run at once, even
+  before the deadline;
 * the deadline has not passed: nothing happens, the missing factions are listed;
 * it has passed, policy ``wait``: nothing happens until the GM decides (the missing are listed);
 * ``resolve``: the turn is run as ``adjudicator run --allow-missing`` runs it, the missing factions
@@ -22,7 +23,7 @@ from adjudicator.campaign.pipeline import _fail, opened
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import fold, msg
 from adjudicator.mail.deadline import Deadline, DeadlineError, deadline_of, now_utc
-from adjudicator.mail.remind import MissingFaction, missing_factions
+from adjudicator.mail.remind import MissingFaction, inbox_state
 from adjudicator.xlsx.writing import atomic_save
 
 
@@ -34,6 +35,7 @@ class PolicyOutcome:
     missing: list[MissingFaction] = field(default_factory=list)
     run: pipeline.RunOutcome | None = None
     new_deadline: Deadline | None = None
+    not_final: list[str] = field(default_factory=list)
 
 
 def set_deadline_setting(path: Path, text: str) -> None:
@@ -65,9 +67,10 @@ def apply_policy(root: Path, now: datetime | None = None) -> PolicyOutcome:
             raise _fail("L10", msg("The campaign has no deadline."),
                         msg("Set the setting deadline in campaign.xlsx, e.g. '2026-12-06 20:00 Europe/Madrid'."),
                         file="campaign.xlsx")
-        missing = missing_factions(folder, campaign, ruleset)
+        missing, final = inbox_state(folder, campaign, ruleset)
         outcome = PolicyOutcome(campaign, deadline, "open", missing)
-        if missing and not deadline.passed(moment):
+        outcome.not_final = sorted(set(campaign.factions) - final - {m.faction for m in missing})
+        if (missing or outcome.not_final) and not deadline.passed(moment):
             return outcome
         if missing and deadline.policy == "wait":
             outcome.action = "waiting"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from adjudicator.campaign.deadlines import is_final
 from adjudicator.campaign.pipeline import limits_of, opened
 from adjudicator.campaign.store import CampaignFolder
 from adjudicator.campaign.submissions import inbox_files, load_submission
@@ -33,8 +34,15 @@ class MissingFaction:
 
 def missing_factions(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset) -> list[MissingFaction]:
     """The factions without a valid workbook in the inbox, and why."""
+    return inbox_state(folder, campaign, ruleset)[0]
+
+
+def inbox_state(folder: CampaignFolder, campaign: Campaign,
+                ruleset: Ruleset) -> tuple[list[MissingFaction], set[str]]:
+    """The factions without a valid workbook in the inbox (and why), and those whose workbook is final."""
     limits = limits_of(campaign)
     valid: set[str] = set()
+    final: set[str] = set()
     tried: dict[str, list[str]] = {}
     for path in inbox_files(folder.inbox):
         submission = load_submission(path, campaign, ruleset, limits)
@@ -43,8 +51,11 @@ def missing_factions(folder: CampaignFolder, campaign: Campaign, ruleset: Rulese
         tried.setdefault(submission.faction, []).append(path.name)
         if submission.accepted:
             valid.add(submission.faction)
-    return [MissingFaction(f, "rejected" if f in tried else "none", tried.get(f, []))
-            for f in sorted(campaign.factions) if f not in valid]
+            if is_final(submission.book):
+                final.add(submission.faction)
+    missing = [MissingFaction(f, "rejected" if f in tried else "none", tried.get(f, []))
+               for f in sorted(campaign.factions) if f not in valid]
+    return missing, final
 
 
 @dataclass
