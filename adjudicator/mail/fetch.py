@@ -10,8 +10,8 @@ For every message of the mailbox's INBOX (oldest first) that the journal does no
 3. a workbook that ``run`` would accept (identified and readable; rows with errors are refused and
    listed in the receipt) replaces the faction's workbook in ``inbox/`` (the one it replaces is
    kept in ``mail/archive/TNN/``): the latest valid one before the deadline counts;
-4. the receipt is written to ``mail/outbox/`` and the decision to the journal; then it is sent, and
-   the journal says so.
+4. the receipt is written to ``mail/outbox/`` and the decision to the journal; then it is sent once
+   (see :mod:`adjudicator.mail.once`).
 
 Each step can be done again without effect, so a fetch killed at any point and run again takes every
 message exactly once. Messages are never deleted from the mailbox.
@@ -40,8 +40,9 @@ from adjudicator.i18n import Msg, msg
 from adjudicator.mail.compose import attach_workbook, crash_point, message_id, new_message, problems_text
 from adjudicator.mail.deadline import Deadline, deadline_of, now_utc
 from adjudicator.mail.journal import FOLDER, Journal
+from adjudicator.mail.once import send_all, was_sent
 from adjudicator.mail.settings import MailSettings, faction_of_address, mail_settings
-from adjudicator.mail.transport import arrival_time, imap_mailbox, send, smtp_connection
+from adjudicator.mail.transport import arrival_time, imap_mailbox
 from adjudicator.problems import Problem, Severity
 from adjudicator.xlsx.safety import ACCEPTED_SUFFIXES
 from adjudicator.xlsx.writing import atomic_copy, atomic_write_text
@@ -137,43 +138,36 @@ class Intake:
     # ------------------------------------------------------------------------------------- run
     def run(self) -> FetchOutcome:
         outcome = FetchOutcome(self.campaign)
-        pending: list[str] = []
         with imap_mailbox(self.settings.imap) as box:
             for head in box.fetch(mark_seen=False, headers_only=True):
                 key = message_key(head.obj.get("Message-ID"), bytes(head.obj))
-                entry = self.journal.get("received", key)
-                if entry is not None and entry.get("receipt") in ("sent", "none"):
-                    outcome.skipped += 1
-                    continue
-                if entry is not None and entry.get("receipt") == "pending":
-                    pending.append(key)
+                known = self.journal.get("received", key)
+                if known is not None:
+                    outcome.skipped += known.get("status") != "own"
                     continue
                 received = self._take(box, head, key)
-                outcome.received.append(received)
-                if (self.journal.get("received", key) or {}).get("receipt") == "pending":
-                    pending.append(key)
-        if pending:
-            with smtp_connection(self.settings.smtp) as smtp:
-                for key in pending:
-                    entry = self.journal.get("received", key) or {}
-                    raw = (self.mail / "outbox" / entry["receipt_file"]).read_bytes()
-                    receipt = email.message_from_bytes(raw, policy=email.policy.default)
-                    crash_point("before-receipt")
-                    send(smtp, receipt, self.settings.address)  # type: ignore[arg-type]
-                    crash_point("after-receipt")
-                    self.journal.update("received", key, receipt="sent")
-                    for item in outcome.received:
-                        if item.key == key:
-                            item.receipt_sent = True
+                if received is not None:
+                    outcome.received.append(received)
+        receipts = []
+        for key, entry in sorted(self.journal.entries("received").items()):
+            if entry.get("receipt_file") and not was_sent(self.journal, "receipts", key):
+                raw = (self.mail / "outbox" / entry["receipt_file"]).read_bytes()
+                receipt = email.message_from_bytes(raw, policy=email.policy.default)
+                receipts.append((key, receipt, {"to": entry.get("from")}))
+        sent = set(send_all(self.journal, "receipts", self.settings, receipts))  # type: ignore[arg-type]
+        for item in outcome.received:
+            item.receipt_sent = item.key in sent
         return outcome
 
-    def _take(self, box: object, head: object, key: str) -> Received:
+    def _take(self, box: object, head: object, key: str) -> Received | None:
         sender = parseaddr(str(head.obj.get("From") or ""))[1].lower()  # type: ignore[attr-defined]
         received = Received(key, sender, self.owners.get(sender))
         uid = head.uid  # type: ignore[attr-defined]
+        if sender == self.settings.address:  # the campaign's own copy of what it sent (see mail/once.py)
+            self.journal.put("received", key, {"from": sender, "status": "own", "turn": self.campaign.turn})
+            return None
         if received.faction is None:  # no relay for spam: nothing read, nothing answered
-            self.journal.put("received", key, {"from": sender, "status": "ignored", "receipt": "none",
-                                               "turn": self.campaign.turn})
+            self.journal.put("received", key, {"from": sender, "status": "ignored", "turn": self.campaign.turn})
             return received
         size = head.size_rfc822  # type: ignore[attr-defined]
         arrived = arrival_time(box, uid) or self.now or now_utc()  # type: ignore[arg-type]
@@ -186,8 +180,8 @@ class Intake:
                                               "limit."))]
             return self._decide(received, None, arrived, key)
         full = next(iter(box.fetch(mark_seen=False, uid_list=[uid])), None)  # type: ignore[attr-defined]
-        if full is None:
-            return received
+        if full is None:  # gone from the mailbox meanwhile
+            return None
         raw = bytes(full.obj)
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
         workbooks, problems = workbook_parts(parsed)
@@ -243,7 +237,7 @@ class Intake:
         self.journal.put("received", key, {
             "from": received.sender, "faction": faction, "status": received.status, "file": received.file,
             "sha256": received.sha256, "message_sha256": message_sha, "turn": self.campaign.turn,
-            "arrived": arrived.strftime("%Y-%m-%dT%H:%M:%SZ"), "receipt": "pending", "receipt_file": name,
+            "arrived": arrived.strftime("%Y-%m-%dT%H:%M:%SZ"), "receipt_file": name,
             "codes": sorted({p.code for p in problems if p.is_error}),
         })
         crash_point("after-journal")

@@ -16,7 +16,7 @@ from adjudicator.xlsx.writing import atomic_write_text
 
 FOLDER = "mail"
 FILE = "journal.json"
-SECTIONS = ("received", "reminded", "sent")
+SECTIONS = ("received", "receipts", "reminded", "sent")
 
 
 class Journal:

@@ -18,11 +18,11 @@ from adjudicator.campaign.store import CampaignFolder
 from adjudicator.campaign.submissions import inbox_files, load_submission
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import msg
-from adjudicator.mail.compose import crash_point, message_id, new_message
+from adjudicator.mail.compose import message_id, new_message
 from adjudicator.mail.deadline import Deadline, deadline_of, now_utc
 from adjudicator.mail.journal import Journal
+from adjudicator.mail.once import send_all, settle, was_sent
 from adjudicator.mail.settings import faction_addresses, mail_settings
-from adjudicator.mail.transport import send, smtp_connection
 
 
 @dataclass
@@ -75,11 +75,12 @@ def remind(root: Path, now: datetime | None = None) -> RemindOutcome:
             return outcome
         settings = mail_settings(campaign, folder.root)
         journal = Journal(folder.root)
+        settle(journal, "reminded", settings)
         addresses = faction_addresses(campaign)
         due = []
         for missing in missing_factions(folder, campaign, ruleset):
             key = f"{deadline.key} {missing.faction}"
-            if journal.get("reminded", key):
+            if was_sent(journal, "reminded", key):
                 outcome.already.append(missing.faction)
             elif not addresses.get(missing.faction):
                 outcome.without_address.append(missing.faction)
@@ -87,21 +88,19 @@ def remind(root: Path, now: datetime | None = None) -> RemindOutcome:
                 due.append((key, missing.faction))
         if not due:
             return outcome
-        with smtp_connection(settings.smtp) as smtp:
-            for key, faction in due:
-                lang = campaign.factions[faction].language
-                message = new_message(
-                    settings.address, addresses[faction],
-                    msg("{title}: reminder, orders of {faction} for turn {turn} are due by {deadline}",
-                        title=campaign.title, faction=faction, turn=campaign.turn, deadline=deadline.shown()),
-                    [msg("The campaign has no valid order workbook of {faction} for turn {turn} yet.",
-                         faction=faction, turn=campaign.turn),
-                     msg("Deadline: {deadline}", deadline=deadline.shown()),
-                     msg("Send the filled-in order workbook to {address} before then.", address=settings.address)],
-                    lang, identity=message_id(settings.address, "reminder", campaign.campaign_id, key))
-                send(smtp, message, settings.address)
-                crash_point("after-reminder")
-                journal.put("reminded", key, {"faction": faction, "deadline": deadline.shown(),
-                                              "turn": campaign.turn})
-                outcome.reminded.append(faction)
+        items = []
+        for key, faction in due:
+            lang = campaign.factions[faction].language
+            message = new_message(
+                settings.address, addresses[faction],
+                msg("{title}: reminder, orders of {faction} for turn {turn} are due by {deadline}",
+                    title=campaign.title, faction=faction, turn=campaign.turn, deadline=deadline.shown()),
+                [msg("The campaign has no valid order workbook of {faction} for turn {turn} yet.",
+                     faction=faction, turn=campaign.turn),
+                 msg("Deadline: {deadline}", deadline=deadline.shown()),
+                 msg("Send the filled-in order workbook to {address} before then.", address=settings.address)],
+                lang, identity=message_id(settings.address, "reminder", campaign.campaign_id, key))
+            items.append((key, message, {"faction": faction, "deadline": deadline.shown(), "turn": campaign.turn}))
+        sent = set(send_all(journal, "reminded", settings, items))
+        outcome.reminded = [faction for key, faction in due if key in sent]
         return outcome

@@ -17,11 +17,11 @@ from adjudicator.campaign.pipeline import _fail, _make_templates, opened
 from adjudicator.campaign.submissions import sha256_of
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import Msg, msg
-from adjudicator.mail.compose import attach_file, crash_point, message_id, new_message
+from adjudicator.mail.compose import attach_file, message_id, new_message
 from adjudicator.mail.deadline import deadline_of
 from adjudicator.mail.journal import Journal
+from adjudicator.mail.once import send_all, settle, was_sent
 from adjudicator.mail.settings import faction_addresses, mail_settings
-from adjudicator.mail.transport import send, smtp_connection
 
 
 @dataclass
@@ -65,8 +65,10 @@ def send_results(root: Path, turn: int | None = None, dry_run: bool = False) -> 
         if settings.gm_address:
             gm_files = [folder.turn_dir(resolved) / "campaign_after.xlsx"]
             outcome.deliveries.append(Delivery(f"{label} GM", "GM", [settings.gm_address], gm_files))
+        if not dry_run:
+            settle(journal, "sent", settings)
         for delivery in outcome.deliveries:
-            if journal.get("sent", delivery.key):
+            if was_sent(journal, "sent", delivery.key):
                 delivery.status = "already sent"
             elif not delivery.addresses:
                 delivery.status = "no address"
@@ -74,43 +76,43 @@ def send_results(root: Path, turn: int | None = None, dry_run: bool = False) -> 
         if dry_run or not due:
             return outcome
         deadline = deadline_of(campaign) if next_turn else None
-        with smtp_connection(settings.smtp) as smtp:
-            for delivery in due:
-                if delivery.recipient == "GM":
-                    lang = campaign.language
-                    subject: Msg = msg("{title}: turn {turn} resolved, summary for the GM", title=campaign.title,
-                                       turn=resolved)
-                    lines = [f"{d.recipient}: {', '.join(d.addresses) or '-'} ({status_text(d).render(lang)})"
-                             for d in outcome.deliveries if d.recipient != "GM"]
-                    paragraphs: list[Msg | str] = [
-                        msg("Turn {turn} was resolved (seed {seed}). The master workbook as the turn left it is "
-                            "attached.", turn=resolved, seed=manifest.get("seed", "")),
-                        msg("Results sent to the factions:"), "\n".join(lines)]
-                else:
-                    lang = campaign.factions[delivery.recipient].language
-                    subject = msg("{title}: results of turn {turn} for {faction}", title=campaign.title,
-                                  turn=resolved, faction=delivery.recipient)
-                    paragraphs = [msg("Attached are your results of turn {turn} ({file}).", turn=resolved,
-                                      file=delivery.files[0].name)]
-                    if next_turn:
-                        paragraphs.append(msg("Your order workbook for turn {turn} is attached too: fill it in and "
-                                              "send it back to {address}.", turn=campaign.turn,
-                                              address=settings.address))
-                    if deadline is not None:
-                        paragraphs.append(msg("Deadline: {deadline}", deadline=deadline.shown()))
-                    paragraphs.append(msg("SHA-256 of the results: {sha}", sha=sha256_of(delivery.files[0])))
-                identity = message_id(settings.address, "results", campaign.campaign_id, delivery.key)
-                message = new_message(settings.address, delivery.addresses, subject, paragraphs, lang,
-                                      identity=identity)
-                for path in delivery.files:
-                    name = path.name if delivery.recipient == "GM" else f"{delivery.recipient}-{path.parent.name}-" \
-                        f"{master.turn_label(resolved if path.parent == results else campaign.turn)}.xlsx"
-                    attach_file(message, path, name)
-                crash_point("before-send")
-                send(smtp, message, settings.address)
-                crash_point("after-send")
-                journal.put("sent", delivery.key, {"to": delivery.addresses, "message_id": identity,
-                                                   "files": {p.name: sha256_of(p) for p in delivery.files}})
+        items = []
+        for delivery in due:
+            if delivery.recipient == "GM":
+                lang = campaign.language
+                subject: Msg = msg("{title}: turn {turn} resolved, summary for the GM", title=campaign.title,
+                                   turn=resolved)
+                lines = [f"{d.recipient}: {', '.join(d.addresses) or '-'}"
+                         for d in outcome.deliveries if d.recipient != "GM"]
+                paragraphs: list[Msg | str] = [
+                    msg("Turn {turn} was resolved (seed {seed}). The master workbook as the turn left it is "
+                        "attached.", turn=resolved, seed=manifest.get("seed", "")),
+                    msg("Results sent to the factions:"), "\n".join(lines)]
+            else:
+                lang = campaign.factions[delivery.recipient].language
+                subject = msg("{title}: results of turn {turn} for {faction}", title=campaign.title,
+                              turn=resolved, faction=delivery.recipient)
+                paragraphs = [msg("Attached are your results of turn {turn} ({file}).", turn=resolved,
+                                  file=delivery.files[0].name)]
+                if next_turn:
+                    paragraphs.append(msg("Your order workbook for turn {turn} is attached too: fill it in and "
+                                          "send it back to {address}.", turn=campaign.turn,
+                                          address=settings.address))
+                if deadline is not None:
+                    paragraphs.append(msg("Deadline: {deadline}", deadline=deadline.shown()))
+                paragraphs.append(msg("SHA-256 of the results: {sha}", sha=sha256_of(delivery.files[0])))
+            identity = message_id(settings.address, "results", campaign.campaign_id, delivery.key)
+            message = new_message(settings.address, delivery.addresses, subject, paragraphs, lang,
+                                  identity=identity)
+            for path in delivery.files:
+                name = path.name if delivery.recipient == "GM" else f"{delivery.recipient}-{path.parent.name}-" \
+                    f"{master.turn_label(resolved if path.parent == results else campaign.turn)}.xlsx"
+                attach_file(message, path, name)
+            items.append((delivery.key, message, {"to": delivery.addresses,
+                                                  "files": {p.name: sha256_of(p) for p in delivery.files}}))
+        sent = set(send_all(journal, "sent", settings, items))
+        for delivery in due:
+            if delivery.key in sent:
                 delivery.status = "sent"
         return outcome
 

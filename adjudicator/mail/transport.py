@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.utils import getaddresses
 
-from imap_tools import BaseMailBox, MailBox, MailBoxStartTls, MailBoxUnencrypted
+from imap_tools import AND, BaseMailBox, H, MailBox, MailBoxStartTls, MailBoxUnencrypted
 
 from adjudicator.mail.settings import Server
 
@@ -89,3 +90,26 @@ def send(smtp: smtplib.SMTP, message: EmailMessage, sender: str) -> None:
         smtp.send_message(message, from_addr=sender)
     except (OSError, smtplib.SMTPException) as error:
         raise MailServerError(f"SMTP: {error}") from error
+
+
+def send_with_copy(smtp: smtplib.SMTP, message: EmailMessage, sender: str, copy_to: str) -> None:
+    """Send ``message`` to the addresses of its To header and, unseen by them, a copy to ``copy_to`` (the
+    campaign's own mailbox): the copy is how an interrupted command learns afterwards that the message went."""
+    recipients = [address for _, address in getaddresses(message.get_all("To", []))]
+    try:
+        smtp.send_message(message, from_addr=sender, to_addrs=[*recipients, copy_to])
+    except (OSError, smtplib.SMTPException) as error:
+        raise MailServerError(f"SMTP: {error}") from error
+
+
+def delivered(server: Server, message_ids: list[str]) -> set[str]:
+    """Which of ``message_ids`` the campaign's mailbox holds (its copies of what it sent)."""
+    if not message_ids:
+        return set()
+    found = set()
+    with imap_mailbox(server) as box:
+        for identity in message_ids:
+            if any(True for _ in box.fetch(AND(header=H("Message-ID", identity)), mark_seen=False,
+                                           headers_only=True, limit=1)):
+                found.add(identity)
+    return found
