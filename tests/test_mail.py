@@ -8,10 +8,14 @@ import hashlib
 import os
 import secrets
 import shutil
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import openpyxl
@@ -22,6 +26,7 @@ from imap_tools import MailBoxUnencrypted
 from adjudicator.campaign import master, pipeline
 from adjudicator.cli import main
 from adjudicator.i18n import all_spellings, fold
+from adjudicator.mail.compose import CRASH_VARIABLE
 from adjudicator.mail.deadline import format_deadline, parse_deadline
 from adjudicator.mail.fetch import fetch
 from adjudicator.mail.journal import Journal
@@ -332,3 +337,78 @@ def _set(root: Path, values: dict[str, Any]) -> None:
         ws.cell(row=row, column=1, value=key)
         ws.cell(row=row, column=2, value=value)
     atomic_save(wb, root / "campaign.xlsx")
+
+
+# --------------------------------------------------------------------------- killed and run again
+def mail_command(root: Path, command: str, crash: str | None = None,
+                 kill_after: float | None = None) -> int:
+    """``adjudicator mail COMMAND ROOT`` in its own process; killed (SIGKILL) at the crash point
+    ``crash`` or after ``kill_after`` seconds. Its return code (-9 when it was killed)."""
+    env = {**os.environ, "ADJUDICATOR_MAIL_PASSWORD": PASSWORD}
+    env.pop(CRASH_VARIABLE, None)
+    if crash:
+        env[CRASH_VARIABLE] = crash
+    process = subprocess.Popen([sys.executable, "-m", "adjudicator", "mail", command, str(root)], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if kill_after is not None:
+        try:
+            process.wait(kill_after)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGKILL)
+    out, err = process.communicate(timeout=180)
+    assert process.returncode in (0, -signal.SIGKILL), (out + err).decode(errors="replace")[-3000:]
+    return process.returncode
+
+
+def test_killed_fetch_and_send_do_everything_exactly_once(tmp_path: Path, mail_server: MailServer) -> None:
+    names = addresses(secrets.token_hex(3))
+    root = example_campaign(tmp_path / "campaign")
+    deadline_text, _ = future_deadline()
+    configure(root, mail_server, names, deadline_text)
+    kept = tmp_path / "workbooks"
+    kept.mkdir()
+    for path in sorted((root / "inbox").iterdir()):
+        shutil.move(path, kept / path.name)
+    big = too_large(kept / "BORYA.xlsx", kept / "BORYA-big.xlsx")
+    sent_by = {"ALPHA": [kept / "ALPHA.xlsx"], "BETA": [kept / "BETA.xlsx"], "BORYA": [big],
+               "stranger": [kept / "GAMMA.xlsx"], "beta2": [kept / "BETA.xlsx"]}
+    for who, files in sent_by.items():
+        mail_server.deliver(names[who], [names["campaign"]], mail_with(
+            names[who], names["campaign"], "orders", [(p.name, p.read_bytes()) for p in files]))
+
+    random = Random(13)
+    kills = 0
+    # killed with a workbook in inbox/ but nothing in the journal; with a decision journaled but its receipt
+    # not sent; with a receipt taken by the server but not journaled as sent; then at a random moment
+    for crash in ("after-inbox:1", "after-journal:2", "after-receipts:1"):
+        kills += mail_command(root, "fetch", crash) != 0
+    kills += mail_command(root, "fetch", kill_after=random.uniform(0.5, 3)) != 0
+    assert mail_command(root, "fetch") == 0
+    assert kills >= 3
+    journal = Journal(root)
+    taken = [e for e in journal.entries("received").values() if e["status"] != "own"]
+    assert sorted(e["from"] for e in taken) == sorted(names[w] for w in sent_by)
+    assert all(e["state"] == "sent" for e in journal.entries("receipts").values())
+    for who in sent_by:
+        receipts = mailbox(mail_server, names[who])
+        assert len(receipts) == (0 if who == "stranger" else 1), (who, [m["Subject"] for m in receipts])
+    assert sha((root / "inbox" / "BETA.xlsx").read_bytes()) == sha((kept / "BETA.xlsx").read_bytes())
+    assert sorted(p.name for p in (root / "inbox").iterdir()) == ["ALPHA.xlsx", "BETA.xlsx"]
+
+    outcome = pipeline.run(root, allow_missing=True)
+    if outcome.status == "waiting":
+        outcome = pipeline.run(root, allow_missing=True)
+    assert outcome.status == "resolved"
+    kills = 0
+    for crash in ("after-sent:1", "before-sent:2"):  # sent but not journaled; journaled "sending", not sent
+        kills += mail_command(root, "send", crash) != 0
+    kills += mail_command(root, "send", kill_after=random.uniform(0.5, 3)) != 0
+    assert mail_command(root, "send") == 0
+    assert kills >= 2
+    for faction in FACTIONS:
+        results = [m for m in mailbox(mail_server, names[faction]) if not m["In-Reply-To"]]
+        assert len(results) == 1, (faction, [m["Subject"] for m in results])
+        files = attachments(results[0])
+        assert sha((root / "turns" / "T03" / "results" / f"{faction}.xlsx").read_bytes()) in map(sha, files.values())
+    assert len(mailbox(mail_server, names["gm"])) == 1
+    assert len([m for m in mailbox(mail_server, names["beta2"]) if not m["In-Reply-To"]]) == 1
