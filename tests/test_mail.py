@@ -412,3 +412,22 @@ def test_killed_fetch_and_send_do_everything_exactly_once(tmp_path: Path, mail_s
         assert sha((root / "turns" / "T03" / "results" / f"{faction}.xlsx").read_bytes()) in map(sha, files.values())
     assert len(mailbox(mail_server, names["gm"])) == 1
     assert len([m for m in mailbox(mail_server, names["beta2"]) if not m["In-Reply-To"]]) == 1
+
+
+def test_before_the_first_turn_each_faction_gets_its_order_workbook(tmp_path: Path,
+                                                                   mail_server: MailServer) -> None:
+    names = addresses(secrets.token_hex(3))
+    root = example_campaign(tmp_path / "campaign")
+    configure(root, mail_server, names, future_deadline()[0])
+    assert {d.status for d in send_results(root, dry_run=True).deliveries} == {"due"}
+    assert not (root / "turns" / "T03" / "templates").exists()  # a dry run writes nothing
+    outcome = send_results(root)
+    assert {d.recipient: d.status for d in outcome.deliveries} == {f: "sent" for f in FACTIONS}
+    assert {d.status for d in send_results(root).deliveries} == {"already sent"}
+    for faction in FACTIONS:
+        received = mailbox(mail_server, names[faction])
+        assert len(received) == 1
+        template = (root / "turns" / "T03" / "templates" / f"{faction}.xlsx").read_bytes()
+        assert list(map(sha, attachments(received[0]).values())) == [sha(template)]
+    assert "Срок" in mailbox(mail_server, names["ALPHA"])[0].get_body(("plain",)).get_content()
+    assert mailbox(mail_server, names["gm"]) == []

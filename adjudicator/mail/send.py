@@ -1,6 +1,7 @@
 """``adjudicator mail send``: the results of a resolved turn, each faction only its own.
 
-Each faction's addresses receive one message with its results workbook (``turns/TNN/results/F.xlsx``)
+Before any turn is resolved, each faction receives its order workbook of the current turn. After a turn,
+each faction's addresses receive one message with its results workbook (``turns/TNN/results/F.xlsx``)
 and its order workbook for the next turn (made if it is not there yet), in the faction's language; the
 GM receives a summary and the master workbook as the turn left it. The journal records every message
 as soon as the server has taken it, so a re-run after an interruption sends only what had not gone;
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from adjudicator.campaign import master
 from adjudicator.campaign.pipeline import _fail, _make_templates, opened
@@ -44,6 +46,8 @@ def send_results(root: Path, turn: int | None = None, dry_run: bool = False) -> 
     with opened(root) as (folder, campaign, ruleset):
         resolved = turn if turn is not None else campaign.turn - 1
         manifest = folder.manifest(resolved) if resolved >= 1 else None
+        if manifest is None and turn is None:  # no turn resolved yet: the order workbooks of this one
+            return _send_templates(folder, campaign, ruleset, dry_run)
         if manifest is None:
             raise _fail("L09", msg("Turn {turn} has not been resolved: there are no results to send.",
                                    turn=resolved), msg("Run 'adjudicator run' first."))
@@ -115,6 +119,49 @@ def send_results(root: Path, turn: int | None = None, dry_run: bool = False) -> 
             if delivery.key in sent:
                 delivery.status = "sent"
         return outcome
+
+
+def _send_templates(folder: Any, campaign: Campaign, ruleset: Any, dry_run: bool) -> SendOutcome:
+    """Each faction its order workbook of the current turn (the first mail of a campaign)."""
+    settings = mail_settings(campaign, folder.root)
+    journal = Journal(folder.root)
+    addresses = faction_addresses(campaign)
+    label = master.turn_label(campaign.turn)
+    if not dry_run:
+        _make_templates(folder, campaign, ruleset)
+        settle(journal, "sent", settings)
+    outcome = SendOutcome(campaign, campaign.turn)
+    for faction in sorted(campaign.factions):
+        delivery = Delivery(f"{label} {faction} orders", faction, addresses.get(faction, []),
+                            [folder.templates_dir(campaign.turn) / f"{faction}.xlsx"])
+        if was_sent(journal, "sent", delivery.key):
+            delivery.status = "already sent"
+        elif not delivery.addresses:
+            delivery.status = "no address"
+        outcome.deliveries.append(delivery)
+    due = [d for d in outcome.deliveries if d.status == "due"]
+    if dry_run or not due:
+        return outcome
+    deadline = deadline_of(campaign)
+    items = []
+    for delivery in due:
+        lang = campaign.factions[delivery.recipient].language
+        paragraphs: list[Msg | str] = [
+            msg("Your order workbook for turn {turn} is attached: fill it in and send it back to {address}.",
+                turn=campaign.turn, address=settings.address)]
+        if deadline is not None:
+            paragraphs.append(msg("Deadline: {deadline}", deadline=deadline.shown()))
+        message = new_message(settings.address, delivery.addresses,
+                              msg("{title}: order workbook of {faction} for turn {turn}", title=campaign.title,
+                                  faction=delivery.recipient, turn=campaign.turn), paragraphs, lang,
+                              identity=message_id(settings.address, "orders", campaign.campaign_id, delivery.key))
+        attach_file(message, delivery.files[0], f"{delivery.recipient}-{label}.xlsx")
+        items.append((delivery.key, message, {"to": delivery.addresses}))
+    sent = set(send_all(journal, "sent", settings, items))
+    for delivery in due:
+        if delivery.key in sent:
+            delivery.status = "sent"
+    return outcome
 
 
 def status_text(delivery: Delivery) -> Msg:
