@@ -270,6 +270,10 @@ class Intake:
                           turn=turn)
             paragraphs.append(msg("Your order workbook {file} was accepted as the orders of {faction} for turn "
                                   "{turn}.", file=received.file or "", faction=faction, turn=turn))
+            if problems_have_errors(received.problems):
+                paragraphs.append(msg("The rows with errors listed below will not be carried out; the checked copy "
+                                      "attached marks them. Send a corrected workbook before the deadline to have "
+                                      "them carried out."))
             paragraphs.append(msg("SHA-256 of the accepted file: {sha}", sha=received.sha256 or ""))
             paragraphs.append(msg("You may send a new workbook until the deadline; the last one accepted counts."))
         else:
