@@ -431,3 +431,25 @@ def test_before_the_first_turn_each_faction_gets_its_order_workbook(tmp_path: Pa
         assert list(map(sha, attachments(received[0]).values())) == [sha(template)]
     assert "Срок" in mailbox(mail_server, names["ALPHA"])[0].get_body(("plain",)).get_content()
     assert mailbox(mail_server, names["gm"]) == []
+
+
+def test_another_factions_workbook_and_a_late_mail_are_refused(tmp_path: Path, mail_server: MailServer) -> None:
+    names = addresses(secrets.token_hex(3))
+    root = example_campaign(tmp_path / "campaign")
+    passed = (datetime.now(UTC) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M UTC")
+    configure(root, mail_server, names, passed)
+    beta = (root / "inbox" / "BETA.xlsx").read_bytes()
+    for path in list((root / "inbox").iterdir()):
+        path.unlink()
+    mail_server.deliver(names["ALPHA"], [names["campaign"]],
+                        mail_with(names["ALPHA"], names["campaign"], "orders", [("BETA.xlsx", beta)]))
+    mail_server.deliver(names["BETA"], [names["campaign"]],
+                        mail_with(names["BETA"], names["campaign"], "orders", [("BETA.xlsx", beta)]))
+    outcome = fetch(root)
+    codes = {r.sender: {p.code for p in r.problems if p.is_error} for r in outcome.received}
+    assert {r.status for r in outcome.received} == {"rejected"}
+    assert "L05" in codes[names["ALPHA"]] and "L08" in codes[names["BETA"]]
+    assert list((root / "inbox").iterdir()) == []
+    alpha = mailbox(mail_server, names["ALPHA"])
+    assert len(alpha) == 1 and "L05" in alpha[0].get_body(("plain",)).get_content()
+    assert "L08" in mailbox(mail_server, names["BETA"])[0].get_body(("plain",)).get_content()
