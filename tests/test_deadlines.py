@@ -131,3 +131,17 @@ def test_a_wrong_deadline_setting_is_a_message(example: Path) -> None:
     with pytest.raises(pipeline.CampaignError) as error:
         apply_policy(example)
     assert [p.code for p in error.value.problems] == ["L10"]
+
+
+def test_check_says_which_factions_are_missing_and_why(example: Path) -> None:
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    (example / "inbox" / "GAMMA.xlsx").unlink()
+    result = CliRunner().invoke(main, ["--lang", "en", "check", str(example)], terminal_width=200)
+    assert "GAMMA: no workbook received." in result.output
+    (example / "inbox" / "BETA.xlsx").write_bytes(b"not a workbook")
+    result = CliRunner().invoke(main, ["--lang", "en", "check", str(example)], terminal_width=200)
+    assert "GAMMA: no workbook identified as its own (not identified: BETA.xlsx)." in result.output
+    assert "No valid workbook yet from: BETA, GAMMA." in result.output

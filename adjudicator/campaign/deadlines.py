@@ -61,8 +61,13 @@ def next_turn_settings(settings: dict[str, Any]) -> dict[str, Any]:
 def missing_reasons(submissions: Sequence[Any], missing: Iterable[str]) -> list[Msg]:
     """For each missing faction, why: no workbook at all, or workbooks that cannot be accepted."""
     reasons = []
+    unknown = ", ".join(s.name for s in submissions if not s.faction)
     for faction in missing:
         tried = [s for s in submissions if s.faction == faction]
+        if not tried and unknown:
+            reasons.append(msg("{faction}: no workbook identified as its own (not identified: {files}).",
+                               faction=faction, files=unknown))
+            continue
         if not tried:
             reasons.append(msg("{faction}: no workbook received.", faction=faction))
             continue

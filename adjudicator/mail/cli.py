@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from adjudicator.i18n import msg
 from adjudicator.mail.deadline import DeadlineError, parse_deadline
@@ -88,8 +89,8 @@ def fetch_command(folder: Path) -> None:
               "ignored": msg("ignored: not a faction's address")}
     for item in outcome.received:
         codes = ", ".join(sorted({p.code for p in item.problems if p.is_error}))
-        table.add_row(item.sender, item.faction or "", item.file or "", status[item.status].render(lang), codes,
-                      style="red" if item.status == "rejected" else None)
+        table.add_row(Text(item.sender), Text(item.faction or ""), Text(item.file or ""),  # never as markup
+                      status[item.status].render(lang), codes, style="red" if item.status == "rejected" else None)
     core.console.print(table)
     core.say(msg("{new} new messages; {old} taken before.", new=len(outcome.received), old=outcome.skipped), lang)
 
@@ -137,8 +138,8 @@ def send_command(folder: Path, turn: int | None, dry_run: bool) -> None:
     for header in (msg("Faction"), msg("Recipients"), msg("Files"), msg("Status")):
         table.add_column(header.render(lang), overflow="fold")
     for d in outcome.deliveries:
-        table.add_row(d.recipient, ", ".join(d.addresses), ", ".join(str(p.relative_to(folder)) for p in d.files),
-                      status_text(d).render(lang))
+        table.add_row(Text(d.recipient), Text(", ".join(d.addresses)),
+                      Text(", ".join(str(p.relative_to(folder)) for p in d.files)), status_text(d).render(lang))
     core.console.print(table)
 
 
