@@ -365,6 +365,7 @@ def mail_command(root: Path, command: str, crash: str | None = None,
     return process.returncode
 
 
+@pytest.mark.slow
 def test_killed_fetch_and_send_do_everything_exactly_once(tmp_path: Path, mail_server: MailServer) -> None:
     names = addresses(secrets.token_hex(3))
     root = example_campaign(tmp_path / "campaign")
