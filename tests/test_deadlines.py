@@ -69,6 +69,11 @@ def test_passwords_never_from_the_campaign_folder(example: Path, tmp_path: Path,
     assert settings.imap.password == "secret" and settings.imap.security == "ssl" and settings.imap.port == 993
     assert settings.smtp.security == "starttls" and settings.smtp.port == 587
     assert settings.imap.user == "game@example.test"
+    _settings(example, {"smtp_password": "hunter2"})  # a password in the workbook itself is refused
+    with pytest.raises(MailSettingsError) as error:
+        mail_settings(state(example), example)
+    assert [p.code for p in error.value.problems] == ["L02"]
+    _settings(example, {"smtp_password": ""})
     _settings(example, {"mail_password_file": "", "imap_security": "telnet"})
     with pytest.raises(MailSettingsError) as error:
         mail_settings(state(example), example)

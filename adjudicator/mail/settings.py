@@ -101,6 +101,13 @@ def faction_of_address(campaign: Campaign) -> dict[str, str]:
 
 
 def read_password(campaign: Campaign, root: Path, problems: ProblemList) -> str:
+    for key in ("mail password", "imap password", "smtp password", "password"):
+        if setting(campaign, key):
+            problems.error("L02", msg("campaign.xlsx holds a mail password (setting {key}); delete it from the "
+                                      "workbook, which is copied and shared, and give the password in an "
+                                      "environment variable or a file outside the campaign folder.",
+                                      key=key.replace(" ", "_")), None, file="campaign.xlsx")
+            return ""
     env_name = setting(campaign, "mail password env") or DEFAULT_PASSWORD_ENV
     file_name = setting(campaign, "mail password file")
     if file_name:
