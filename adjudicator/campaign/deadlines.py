@@ -17,6 +17,8 @@ from adjudicator.i18n import N_, Msg, all_spellings, fold, gettext_in, msg
 from adjudicator.xlsx.reading import WorkbookData
 
 FINAL = N_("Final orders")
+FINAL_HELP = N_("YES when these are your final orders: when every faction's are, the turn may be run before "
+                "the deadline.")
 YES, NO = N_("YES"), N_("NO")
 
 
@@ -27,7 +29,8 @@ def mark_final_cell(ws: Any, row: int, lang: str) -> None:
     cell.value = gettext_in(lang, NO)
     cell.protection = Protection(locked=False)
     choices = ",".join(gettext_in(lang, word) for word in (YES, NO))
-    validation = DataValidation(type="list", formula1=f'"{choices}"', allow_blank=True)
+    validation = DataValidation(type="list", formula1=f'"{choices}"', allow_blank=True, showInputMessage=True,
+                                promptTitle=gettext_in(lang, FINAL)[:32], prompt=gettext_in(lang, FINAL_HELP)[:255])
     validation.add(cell.coordinate)
     ws.add_data_validation(validation)
 
