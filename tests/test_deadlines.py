@@ -150,3 +150,19 @@ def test_check_says_which_factions_are_missing_and_why(example: Path) -> None:
     result = CliRunner().invoke(main, ["--lang", "en", "check", str(example)], terminal_width=200)
     assert "GAMMA: no workbook identified as its own (not identified: BETA.xlsx)." in result.output
     assert "No valid workbook yet from: BETA, GAMMA." in result.output
+
+
+def test_the_deadline_command_speaks_the_gms_language(example: Path) -> None:
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    (example / "inbox" / "GAMMA.xlsx").unlink()
+    _settings(example, {"deadline": "2026-12-06 20:00 Europe/Madrid"})
+    result = CliRunner().invoke(main, ["--lang", "es", "mail", "deadline", str(example), "--now",
+                                       "2026-12-06 20:30 Europe/Madrid"], terminal_width=100)
+    assert result.exit_code == 1, result.output  # policy wait: the GM decides
+    assert "Plazo: 2026-12-06 20:00 CET (19:00 UTC) (política: wait)" in result.output
+    assert "GAMMA: no se recibió ningún libro." in result.output
+    result = CliRunner().invoke(main, ["mail", "deadline", str(example), "--now", "tomorrow"])
+    assert result.exit_code == 2 and "Traceback" not in result.output

@@ -88,6 +88,13 @@ def test_star_sectors_post_holds_the_public_theft(tmp_path: Path) -> None:
     root = tmp_path / "example"
     pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
     assert pipeline.run(root).status == "resolved"
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    result = CliRunner().invoke(main, ["--lang", "en", "publish", str(root)])
+    assert result.exit_code == 0 and "post.bbcode" in result.output
+    assert "[b]Thefts announced this turn[/b]" in (root / "turns" / "T03" / "public" / "post.bbcode").read_text()
     post = publish(root, lang="en")
     assert [t.title for t in post.tables] == ["Thefts announced this turn"]
     assert post.tables[0].rows == [["BETA", "ALPHA-T01-1", "ALPHA"]]
