@@ -139,7 +139,7 @@ class Intake:
     def run(self) -> FetchOutcome:
         outcome = FetchOutcome(self.campaign)
         with imap_mailbox(self.settings.imap) as box:
-            for head in box.fetch(mark_seen=False, headers_only=True):
+            for head in box.fetch(mark_seen=False, headers_only=True, bulk=200):
                 key = message_key(head.obj.get("Message-ID"), bytes(head.obj))
                 known = self.journal.get("received", key)
                 if known is not None:
