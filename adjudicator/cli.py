@@ -22,12 +22,14 @@ from rich.table import Table
 
 from adjudicator import __version__, click_i18n
 from adjudicator.campaign import pipeline
+from adjudicator.campaign.deadlines import missing_reasons
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
 from adjudicator.click_i18n import language_from_environment
 from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
+from adjudicator.mail.cli import mail_group, publish_command
 from adjudicator.problems import Problem
 from adjudicator.verify import verify_command
 
@@ -95,6 +97,8 @@ def summary(submissions: list[Submission], missing: list[str], checked: dict[str
     console.print(table)
     if missing:
         say(msg("No valid workbook yet from: {factions}.", factions=", ".join(missing)), lang, "yellow")
+        for reason in missing_reasons(submissions, missing):
+            say(reason, lang, "yellow")
     problems = [p for s in submissions for p in s.problems]
     if problems:
         show_problems(problems, lang)
@@ -296,6 +300,8 @@ def _add_ruleset_commands() -> None:
 
 main.add_command(console_command)
 main.add_command(verify_command)
+main.add_command(mail_group)
+main.add_command(publish_command)
 _add_ruleset_commands()
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 

@@ -16,6 +16,7 @@ import openpyxl
 import pandas as pd
 from openpyxl import Workbook
 
+from adjudicator.campaign.deadlines import next_turn_settings
 from adjudicator.dice import Roll
 from adjudicator.engine.parameters import ParameterError
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
@@ -45,6 +46,8 @@ FACTION_BASE = (
     Column("name", N_("Name"), required=True, width=24),
     Column("language", N_("Language"), width=10),
 )
+#: The factions' mail addresses (several: separated by , or ;), last, after the ruleset's columns.
+EMAIL = Column("email", N_("Email"), width=30, synonyms=("e-mail", "mail"))
 LEDGER = TableSchema("ledger", N_("Ledger"), (
     Column("turn", N_("Turn"), Kind.INT, width=6),
     Column("phase", N_("Phase"), width=10),
@@ -68,7 +71,7 @@ SETTING_KEYS = ("campaign", "title", "ruleset", "seed", "turn", "language", "dea
 
 
 def factions_schema(ruleset: Ruleset) -> TableSchema:
-    return TableSchema("factions", N_("Factions"), FACTION_BASE + ruleset.faction_columns)
+    return TableSchema("factions", N_("Factions"), FACTION_BASE + ruleset.faction_columns + (EMAIL,))
 
 
 def new_secret() -> str:
@@ -238,7 +241,7 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
 def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict[str, pd.DataFrame],
                 turn: int) -> None:
     lang = campaign.language
-    settings = dict(campaign.settings)
+    settings = dict(campaign.settings) if turn <= campaign.turn else next_turn_settings(dict(campaign.settings))
     settings.update({"campaign": campaign.campaign_id, "title": campaign.title, "ruleset": ruleset.name,
                      "seed": campaign.seed, "turn": turn, "language": lang, "secret": campaign.secret})
     ordered = [k for k in SETTING_KEYS if k in settings] + sorted(k for k in settings if k not in SETTING_KEYS)

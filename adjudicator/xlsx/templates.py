@@ -13,6 +13,7 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from adjudicator.campaign.deadlines import FINAL, mark_final_cell
 from adjudicator.dice_report import instruction_lines, write_key_sheet
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import N_, gettext_in, msg, render
@@ -192,6 +193,7 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     if deadline:
         lines.append((msg("Deadline"), str(deadline)))
     lines += instruction_lines(campaign)
+    lines.append((msg(FINAL), None))  # the player's "final" mark, a YES/NO dropdown
     lines.append((msg("How to fill it in"),
                   msg("Write one order per row on the order sheet. Choose values from the dropdowns where "
                       "there are any. Do not rename sheets or headers. Save and send the file back to the GM.")))
@@ -202,6 +204,8 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
         put(ws, row, 2, value, lang)
         ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
         ws.cell(row=row, column=1).alignment = Alignment(vertical="top")
+        if value is None:
+            mark_final_cell(ws, row, lang)
         row += 1
     row += 1
     examples = ruleset.example_rows(campaign, faction)

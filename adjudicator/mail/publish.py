@@ -1,0 +1,194 @@
+"""``adjudicator publish``: the public part of a resolved turn, as a forum post (BBCode and Markdown),
+and optionally posted to a Discord-compatible webhook.
+
+What is public is decided without trusting any ruleset to label it: the turn is resolved again in
+memory from what the turn folder kept (the state before it, the submitted workbooks, the GM's input
+and the seed: the same inputs give the same results), and a row of a report table is public when
+**every** faction's report has it. A table no faction shares with all the others (its fleets, its
+treasury, its projects) never reaches the post. The post is written in the campaign's language to
+``turns/TNN/public/post.md`` and ``post.bbcode``.
+
+The webhook's address holds a secret token: it is given with ``--webhook`` or the environment variable
+``ADJUDICATOR_WEBHOOK_URL``, never stored in the campaign folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.campaign import master
+from adjudicator.campaign.gm_input import read_gm_input
+from adjudicator.campaign.pipeline import CampaignError, _fail, limits_of, opened
+from adjudicator.campaign.submissions import load_submission
+from adjudicator.dice import Dice
+from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.ruleset import ReportTable, TurnInput  # noqa: F401 - ReportTable for callers
+from adjudicator.i18n import msg, render
+from adjudicator.ledger import Ledger
+from adjudicator.problems import ProblemList
+from adjudicator.xlsx.writing import atomic_write_text
+
+WEBHOOK_VARIABLE = "ADJUDICATOR_WEBHOOK_URL"
+WEBHOOK_LIMIT = 2000  # characters of one Discord message
+MARKDOWN_SPECIAL = "\\`*_{}[]<>()#+-.!|~"
+BBCODE_BRACKETS = str.maketrans({"[": "［", "]": "］"})
+
+
+@dataclass
+class PublicTable:
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class Post:
+    title: str
+    turn: int
+    tables: list[PublicTable] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)
+    webhook_messages: int = 0
+
+
+def cell_text(value: Any, lang: str) -> str:
+    value = render(value, lang)
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+def public_tables(reports: dict[str, list[ReportTable]], lang: str) -> list[PublicTable]:
+    """The rows that every faction's report holds, table by table, in the order of the first report."""
+    if len(reports) < 2:
+        return []
+    rendered: dict[str, dict[str, tuple[str, list[str], list[list[str]]]]] = {}
+    for faction, tables in reports.items():
+        rendered[faction] = {t.key: (cell_text(t.title, lang), [cell_text(h, lang) for h in t.headers],
+                                     [[cell_text(c, lang) for c in row] for row in t.rows]) for t in tables}
+    first = next(iter(reports))
+    out = []
+    for table in reports[first]:
+        title, headers, rows = rendered[first][table.key]
+        shared = []
+        for row in rows:
+            if all(table.key in other and other[table.key][1] == headers and row in other[table.key][2]
+                   for other in rendered.values()):
+                shared.append(row)
+        if shared:
+            out.append(PublicTable(title, headers, shared))
+    return out
+
+
+def escape_markdown(text: str) -> str:
+    return "".join(f"\\{c}" if c in MARKDOWN_SPECIAL else c for c in text)
+
+
+def escape_bbcode(text: str) -> str:
+    return text.translate(BBCODE_BRACKETS)
+
+
+def markdown(post: Post) -> str:
+    lines = [f"# {escape_markdown(post.title)}", ""]
+    for table in post.tables:
+        lines += [f"## {escape_markdown(table.title)}", ""]
+        lines.append("| " + " | ".join(escape_markdown(h) for h in table.headers) + " |")
+        lines.append("|" + "---|" * len(table.headers))
+        lines += ["| " + " | ".join(escape_markdown(c) for c in row) + " |" for row in table.rows]
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def bbcode(post: Post) -> str:
+    lines = [f"[size=150][b]{escape_bbcode(post.title)}[/b][/size]", ""]
+    for table in post.tables:
+        lines.append(f"[b]{escape_bbcode(table.title)}[/b]")
+        lines.append("[table]")
+        lines.append("[tr]" + "".join(f"[th]{escape_bbcode(h)}[/th]" for h in table.headers) + "[/tr]")
+        lines += ["[tr]" + "".join(f"[td]{escape_bbcode(c)}[/td]" for c in row) + "[/tr]" for row in table.rows]
+        lines += ["[/table]", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def webhook_chunks(text: str, limit: int = WEBHOOK_LIMIT) -> list[str]:
+    """``text`` cut at line ends into messages of at most ``limit`` characters."""
+    chunks, current = [], ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            chunks.append(current)
+            current = ""
+        current += line
+    if current.strip():
+        chunks.append(current)
+    return chunks
+
+
+def post_to_webhook(url: str, text: str) -> int:
+    """POST ``text`` to a Discord-compatible webhook, in as many messages as it needs; their number."""
+    chunks = webhook_chunks(text)
+    for chunk in chunks:
+        body = json.dumps({"content": chunk, "allowed_mentions": {"parse": []}}).encode("utf-8")
+        request = urllib.request.Request(url, body, {"Content-Type": "application/json",
+                                                     "User-Agent": "adjudicator"}, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                answer.read()
+        except (urllib.error.URLError, OSError) as error:
+            raise _fail("L11", msg("The webhook did not take the post: {reason}.", reason=str(error)),
+                        msg("Check the webhook's address; the post files were written all the same.")) from None
+    return len(chunks)
+
+
+def _faction_reports(root: Path, turn: int | None) -> tuple[Any, int, dict[str, list[ReportTable]]]:
+    """The resolved turn's campaign (as it was before the turn), its number and every faction's report."""
+    with opened(root) as (folder, current, _):
+        resolved = turn if turn is not None else current.turn - 1
+        manifest = folder.manifest(resolved) if resolved >= 1 else None
+        if manifest is None:
+            raise _fail("L09", msg("Turn {turn} has not been resolved: there are no results to send.",
+                                   turn=resolved), msg("Run 'adjudicator run' first."))
+        turn_dir = folder.turn_dir(resolved)
+        problems = ProblemList()
+        loaded = master.load_campaign(turn_dir / "state_before.xlsx", find_ruleset, problems)
+        if loaded is None:
+            raise CampaignError(problems)
+        campaign, ruleset = loaded
+        paths = sorted(p for p in (turn_dir / "submitted").glob("*.*") if p.name != "SHA256SUMS")
+        submissions = [load_submission(p, campaign, ruleset, limits_of(campaign)) for p in paths]
+        orders = {s.faction: s.orders for s in submissions if s.accepted and s.faction and s.orders is not None}
+        gm_path = turn_dir / "gm_input.xlsx"
+        gm_problems = ProblemList()
+        gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
+        result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name,
+                                           Dice(int(manifest["seed"]), resolved), Ledger(resolved), gm_problems))
+        reports = {f: result.faction_reports.get(f, []) for f in sorted(campaign.factions)}
+        return campaign, resolved, reports
+
+
+def publish(root: Path, turn: int | None = None, lang: str | None = None, webhook: str | None = None) -> Post:
+    campaign, resolved, reports = _faction_reports(root, turn)
+    language = lang or campaign.language
+    title = msg("{title}: turn {turn}", title=campaign.title, turn=resolved).render(language)
+    post = Post(title, resolved, public_tables(reports, language))
+    public = root / "turns" / master.turn_label(resolved) / "public"
+    text = markdown(post)
+    post.files = {"md": public / "post.md", "bbcode": public / "post.bbcode"}
+    atomic_write_text(post.files["md"], text)
+    atomic_write_text(post.files["bbcode"], bbcode(post))
+    url = webhook or os.environ.get(WEBHOOK_VARIABLE)
+    if url:
+        post.webhook_messages = post_to_webhook(url, text)
+    return post
