@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.rulesets.star_sectors.index import Fleets, Squares
 from adjudicator.sheets import plain_rows
 
 
@@ -66,6 +67,12 @@ class World:
     projects: dict[str, Project] = field(default_factory=dict)
     usages: list[Usage] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.squares, Squares):
+            self.squares = Squares(self.squares)
+        if not isinstance(self.fleets, Fleets):
+            self.fleets = Fleets(self.fleets)
+
     def copy(self) -> World:
         return copy.deepcopy(self)
 
@@ -74,7 +81,7 @@ class World:
 
     def present(self, square: str) -> dict[str, int]:
         """Factions with a fleet in ``square`` and their values."""
-        return {f: v for (f, s), v in self.fleets.items() if s == square and v > 0}
+        return {f: v for f, v in self.fleets.at(square).items() if v > 0}
 
     def set_value(self, faction: str, square: str, value: int) -> None:
         if value > 0:
@@ -86,9 +93,9 @@ class World:
     def neighbours(self, square: str) -> set[str]:
         here = self.squares[square]
         return {
-            s.id
-            for s in self.squares.values()
-            if abs(s.x - here.x) + abs(s.y - here.y) == 1
+            self.squares[s].id
+            for x, y in ((here.x - 1, here.y), (here.x + 1, here.y), (here.x, here.y - 1), (here.x, here.y + 1))
+            for s in self.squares.at(x, y)
         }
 
     def fully_controls(self, faction: str, square: str, fc_threshold: int) -> bool:
