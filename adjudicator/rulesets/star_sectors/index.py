@@ -72,6 +72,12 @@ class Fleets(dict):
         super().clear()
         self._by_square.clear()
 
+    def copy(self) -> Fleets:
+        new = Fleets()
+        dict.update(new, self)  # the dict's own update: the index is copied below, not rebuilt
+        new._by_square = {square: dict(here) for square, here in self._by_square.items()}
+        return new
+
     def at(self, square: str) -> dict[str, int]:
         """The fleets in ``square`` by faction (every value, zero included, as stored)."""
         return self._by_square.get(square, {})
@@ -133,6 +139,12 @@ class Squares(dict):
     def clear(self) -> None:
         super().clear()
         self._by_xy.clear()
+
+    def copy(self) -> Squares:
+        new = Squares()
+        dict.update(new, self)
+        new._by_xy = {xy: dict(here) for xy, here in self._by_xy.items()}
+        return new
 
     def at(self, x: int, y: int) -> Iterator[str]:
         return iter(self._by_xy.get((x, y), ()))

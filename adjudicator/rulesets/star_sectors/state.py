@@ -74,7 +74,9 @@ class World:
             self.fleets = Fleets(self.fleets)
 
     def copy(self) -> World:
-        return copy.deepcopy(self)
+        """An independent copy: squares are immutable and shared, fleets and their index copied at C speed."""
+        return World(self.squares.copy(), dict(self.treasury), self.fleets.copy(), dict(self.labels),
+                     copy.deepcopy(self.projects), list(self.usages))
 
     def value(self, faction: str, square: str) -> int:
         return self.fleets.get((faction, square), 0)
@@ -115,6 +117,20 @@ class World:
     def original_price(self, component: str) -> int:
         project = self.projects.get(component)
         return project.price if project else 0
+
+
+_SNAPSHOT: list[Any] = []  # (the tables and their frames, kept alive so that their ids stay theirs; the world)
+
+
+def snapshot_of(tables: dict[str, pd.DataFrame]) -> World:
+    """The world of these tables, built once for all the factions checked against it: read it, never change it
+    (take :meth:`World.copy`). Rebuilt when the tables or any of their frames is another object."""
+    key = (tables, tuple(tables.values()))
+    if _SNAPSHOT and _SNAPSHOT[0][0] is tables and len(_SNAPSHOT[0][1]) == len(key[1]) and all(
+            a is b for a, b in zip(_SNAPSHOT[0][1], key[1], strict=True)):
+        return _SNAPSHOT[1]
+    _SNAPSHOT[:] = [key, world_from_tables(tables)]
+    return _SNAPSHOT[1]
 
 
 def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
