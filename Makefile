@@ -23,7 +23,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check adjudicator tests benchmarks
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/odds_speed.py
 	$(BIN)/python benchmarks/galactic_war_odds.py
 	$(BIN)/python benchmarks/dice_proofs.py
 

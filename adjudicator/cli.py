@@ -126,6 +126,17 @@ class LanguageFirstGroup(click.Group):
                 break
         return super().parse_args(ctx, args)
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None:  # perhaps a ruleset's command: load the rulesets only now
+            _add_ruleset_commands()
+            found = super().get_command(ctx, cmd_name)
+        return found
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        _add_ruleset_commands()
+        return super().list_commands(ctx)
+
 
 def show_notes(notes: Iterable[Msg], lang: str) -> None:
     for note in notes:
@@ -302,7 +313,6 @@ main.add_command(console_command)
 main.add_command(verify_command)
 main.add_command(mail_group)
 main.add_command(publish_command)
-_add_ruleset_commands()
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 
 if __name__ == "__main__":  # pragma: no cover

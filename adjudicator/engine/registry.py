@@ -9,7 +9,7 @@ reason (``adjudicator rulesets`` shows it) and never breaks the other rulesets.
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from adjudicator.engine.ruleset import Ruleset
 
@@ -25,27 +25,56 @@ class InvalidRulesetError(TypeError):
 
 
 @cache
+def _points() -> dict[str, EntryPoint]:
+    """The group's entry points by name (metadata only: nothing is imported)."""
+    return {point.name: point for point in entry_points(group=GROUP)}
+
+
+@cache
+def _load_one(name: str) -> Ruleset | str:
+    """The ruleset of one entry point, or why it cannot be loaded (only its own modules are imported)."""
+    point = _points()[name]
+    try:
+        obj = point.load()
+        if isinstance(obj, type) and issubclass(obj, Ruleset):
+            obj = obj()
+        if not isinstance(obj, Ruleset):
+            raise InvalidRulesetError(f"entry point {point.name!r} of {GROUP} is not a Ruleset: {obj!r}")
+        if obj.name != point.name:
+            raise InvalidRulesetError(f"entry point {point.name!r} loads the ruleset {obj.name!r}")
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
+        return f"{type(exc).__name__}: {exc}"
+    return obj
+
+
+@cache
 def _load() -> tuple[dict[str, Ruleset], dict[str, str]]:
     found: dict[str, Ruleset] = {}
-    broken: dict[str, str] = {}
-    for point in entry_points(group=GROUP):
-        try:
-            obj = point.load()
-            if isinstance(obj, type) and issubclass(obj, Ruleset):
-                obj = obj()
-            if not isinstance(obj, Ruleset):
-                raise InvalidRulesetError(f"entry point {point.name!r} of {GROUP} is not a Ruleset: {obj!r}")
-            if obj.name != point.name:
-                raise InvalidRulesetError(f"entry point {point.name!r} loads the ruleset {obj.name!r}")
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
-            broken[point.name] = f"{type(exc).__name__}: {exc}"
-            continue
-        found[obj.name] = obj
-    return dict(sorted(found.items())), dict(sorted(broken.items()))
+    failed: dict[str, str] = {}
+    for name in _points():
+        loaded = _load_one(name)
+        if isinstance(loaded, Ruleset):
+            found[loaded.name] = loaded
+        else:
+            failed[name] = loaded
+    return dict(sorted(found.items())), dict(sorted(failed.items()))
+
+
+_forget_loaded = _load.cache_clear
+
+
+def _forget() -> None:
+    """Forget the entry points and every ruleset loaded (tests swap the entry points)."""
+    _points.cache_clear()
+    _load_one.cache_clear()
+    _forget_loaded()
+
+
+_load.cache_clear = _forget  # type: ignore[method-assign]
 
 
 def installed() -> dict[str, Ruleset]:
-    """The rulesets that loaded, by name."""
+    """The rulesets that loaded, by name (every plugin is imported)."""
     return _load()[0]
 
 
@@ -59,7 +88,15 @@ def _key(name: str) -> str:
 
 
 def find_ruleset(name: str) -> Ruleset:
+    """The ruleset of that name or alias. A name that is an entry point's loads that plugin alone (a
+    campaign's check imports only its own ruleset); an alias needs every plugin loaded to be found."""
     wanted = _key(name)
+    for point_name in _points():
+        if _key(point_name) == wanted:
+            loaded = _load_one(point_name)
+            if isinstance(loaded, Ruleset):
+                return loaded
+            raise UnknownRulesetError(f"ruleset {name!r} is installed but cannot be loaded: {loaded}")
     for ruleset in installed().values():
         if wanted == _key(ruleset.name) or wanted in {_key(alias) for alias in ruleset.aliases}:
             return ruleset

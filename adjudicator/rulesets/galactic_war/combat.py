@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from adjudicator.i18n import Msg, msg
 
@@ -102,10 +103,17 @@ class Side:
         return self.members[losses:]
 
     def units_alive(self, losses: int) -> int:
-        return sum(1 for m in self.members[losses:] if not m.absorber)
+        return self._left[0][min(losses, len(self.members))]
 
     def ships_alive(self, losses: int) -> int:
-        return sum(1 for m in self.members[losses:] if m.is_ship and not m.absorber)
+        return self._left[1][min(losses, len(self.members))]
+
+    @cached_property
+    def _left(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(units, ships) alive after each number of losses: counted once, looked up by every state of the odds."""
+        units = [sum(1 for m in self.members[k:] if not m.absorber) for k in range(len(self.members) + 1)]
+        ships = [sum(1 for m in self.members[k:] if m.is_ship and not m.absorber) for k in range(len(self.members) + 1)]
+        return tuple(units), tuple(ships)
 
     @property
     def ships_at_start(self) -> int:

@@ -84,57 +84,106 @@ def _summarise(contest: Contest, ends: dict[End, float], samples: int | None, se
                 success if contest.kind == "ground" else None, samples, seconds, ends)
 
 
+@lru_cache(maxsize=4096)
+def _pmf_rows(values: tuple[int, ...], width: int) -> np.ndarray:
+    """Row ``k`` (``k`` = the target's losses so far): where the hits of dice needing ``values`` take them,
+    clamped at the last."""
+    pmf = hits_pmf(values)
+    rows = np.zeros((width, width))
+    for k in range(width):
+        clamped = _clamped(pmf, width - 1 - k)
+        rows[k, k:k + len(clamped)] = clamped
+    return rows
+
+
+class _RoundRules:
+    """One kind of round's rules from one phase, worked out for the states the chain reaches, as it reaches them.
+
+    ``on_a[la, ld, la2]`` is the chance that the attacker's losses go from ``la`` to ``la2`` in state
+    ``(la, ld, phase)`` (the defender's dice), ``on_d[la, ld, ld2]`` the same for the defender's; both sides roll
+    independently, so a state's transitions are their product. ``to_state`` and ``to_end`` say what
+    :meth:`Contest.settle` makes of every ``(la2, ld2)`` after the hits (flattened): a state's flat index
+    (or -1) and an :class:`End`'s index (or -1).
+    """
+
+    def __init__(self, contest: Contest, round_no: int, phase: int, ends: list[End], end_index: dict[End, int]):
+        self.contest, self.round_no, self.phase = contest, round_no, phase
+        self.ends, self.end_index = ends, end_index
+        na, nd = len(contest.attacker.members), len(contest.defender.members)
+        self.na, self.nd = na, nd
+        self.on_a = np.zeros((na + 1, nd + 1, na + 1))
+        self.on_d = np.zeros((na + 1, nd + 1, nd + 1))
+        self.fired = np.zeros((na + 1, nd + 1), dtype=bool)
+        self.settled = np.zeros((na + 1) * (nd + 1), dtype=bool)
+        self.to_state = np.full((na + 1) * (nd + 1), -1, dtype=np.intp)
+        self.to_end = np.full((na + 1) * (nd + 1), -1, dtype=np.intp)
+
+    def fire(self, live: np.ndarray) -> None:
+        """Work out the dice of every live state not seen yet."""
+        for la, ld in zip(*np.nonzero((live > 0) & ~self.fired), strict=True):
+            a_shots, d_shots = self.contest.firing((int(la), int(ld), self.phase), self.round_no)
+            a_values = tuple(sorted(v for _, v in a_shots))
+            d_values = tuple(sorted(v for _, v in d_shots))
+            self.on_a[la, ld] = _pmf_rows(d_values, self.na + 1)[la]
+            self.on_d[la, ld] = _pmf_rows(a_values, self.nd + 1)[ld]
+            self.fired[la, ld] = True
+
+    def settle(self, after: np.ndarray) -> None:
+        """Work out what follows every reached ``(la2, ld2)`` not seen yet."""
+        size = (self.na + 1) * (self.nd + 1)
+        for flat in np.nonzero((after > 0) & ~self.settled)[0]:
+            la, ld = divmod(int(flat), self.nd + 1)
+            nxt = self.contest.settle((la, ld, self.phase), self.round_no)
+            if isinstance(nxt, End):
+                if nxt not in self.end_index:
+                    self.end_index[nxt] = len(self.ends)
+                    self.ends.append(nxt)
+                self.to_end[flat] = self.end_index[nxt]
+            else:
+                self.to_state[flat] = nxt[2] * size + nxt[0] * (self.nd + 1) + nxt[1]
+            self.settled[flat] = True
+
+
 def exact(contest: Contest) -> Odds:
-    """The exact distribution of the contest's ends (a Markov chain over ``(losses A, losses D, phase)``)."""
+    """The exact distribution of the contest's ends (a Markov chain over ``(losses A, losses D, phase)``).
+
+    The chance of every state is carried forward round by round. A state's transitions are the product of
+    the two sides' independent hit distributions, so a round is a broadcast product and one contraction
+    over ``(la, ld) → (la2, ld2)`` (no ``states × states`` matrix: memory grows as ``n³``, time as ``n⁴``
+    per round, in single-threaded :func:`numpy.einsum` loops, no BLAS threads). Each state's dice and
+    settlement are worked out once per kind of round (:meth:`Contest.round_key`), when the chain first reaches it.
+    """
     started = time.perf_counter()
     na, nd = len(contest.attacker.members), len(contest.defender.members)
-    shape = (2, na + 1, nd + 1)
-    size = 2 * (na + 1) * (nd + 1)
-    states = [(la, ld, ph) for ph in range(2) for la in range(na + 1) for ld in range(nd + 1)]
+    size = (na + 1) * (nd + 1)
     ends: list[End] = []
     end_index: dict[End, int] = {}
-    built: dict[int | str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-
-    def build(round_no: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        hits = np.zeros((size, size))
-        for i, state in enumerate(states):
-            la, ld, phase = state
-            a_shots, d_shots = contest.firing(state, round_no)
-            on_d = _clamped(hits_pmf(tuple(sorted(v for _, v in a_shots))), nd - ld)
-            on_a = _clamped(hits_pmf(tuple(sorted(v for _, v in d_shots))), na - la)
-            block = hits[i].reshape(shape)
-            block[phase, la:la + len(on_a), ld:ld + len(on_d)] = np.outer(on_a, on_d)
-        going, going_to, ending, ending_to = [], [], [], []
-        for i, state in enumerate(states):
-            after = contest.settle(state, round_no)
-            if isinstance(after, End):
-                if after not in end_index:
-                    end_index[after] = len(ends)
-                    ends.append(after)
-                ending.append(i)
-                ending_to.append(end_index[after])
-            else:
-                going.append(i)
-                going_to.append((after[2] * (na + 1) + after[0]) * (nd + 1) + after[1])
-        return (hits, np.array(going, dtype=int), np.array(going_to, dtype=int), np.array(ending, dtype=int),
-                np.array(ending_to, dtype=int))
-
-    live = np.zeros(size)
-    live[0] = 1.0  # (0, 0, NORMAL)
-    mass: dict[int, float] = defaultdict(float)
+    built: dict[tuple[int | str, int], _RoundRules] = {}
+    live = np.zeros((2, na + 1, nd + 1))
+    live[contest.initial()[2], 0, 0] = 1.0
+    mass = np.zeros(0)
     for round_no in range(contest.first_round, contest.max_rounds + 1):
         key = contest.round_key(round_no)
-        if key not in built:
-            built[key] = build(round_no)
-        hits, going, going_to, ending, ending_to = built[key]
-        after = live @ hits
-        live = np.bincount(going_to, weights=after[going], minlength=size)
-        for index, p in zip(ending_to, after[ending], strict=True):
-            if p:
-                mass[int(index)] += float(p)
+        following = np.zeros(2 * size)
+        for phase in range(2):
+            if not live[phase].any():
+                continue
+            if (key, phase) not in built:
+                built[key, phase] = _RoundRules(contest, round_no, phase, ends, end_index)
+            rules = built[key, phase]
+            rules.fire(live[phase])
+            after = np.einsum("abc,abd->cd", live[phase][:, :, None] * rules.on_a, rules.on_d).reshape(size)
+            rules.settle(after)
+            going = rules.to_state >= 0
+            following += np.bincount(rules.to_state[going], weights=after[going], minlength=2 * size)
+            ending = rules.to_end >= 0
+            if len(mass) < len(ends):
+                mass = np.append(mass, np.zeros(len(ends) - len(mass)))
+            mass += np.bincount(rules.to_end[ending], weights=after[ending], minlength=len(ends))
+        live = following.reshape(2, na + 1, nd + 1)
         if not live.any():
             break
-    result = {ends[i]: p for i, p in mass.items() if p > 0}
+    result = {ends[i]: float(p) for i, p in enumerate(mass) if p > 0}
     return _summarise(contest, result, None, time.perf_counter() - started)
 
 

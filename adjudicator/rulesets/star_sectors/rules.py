@@ -39,7 +39,13 @@ from adjudicator.rulesets.star_sectors.orders.common import (
 )
 from adjudicator.rulesets.star_sectors.phases import battle, income
 from adjudicator.rulesets.star_sectors.reports import Reporter
-from adjudicator.rulesets.star_sectors.state import World, square_id, world_from_tables, world_to_tables
+from adjudicator.rulesets.star_sectors.state import (
+    World,
+    snapshot_of,
+    square_id,
+    world_from_tables,
+    world_to_tables,
+)
 from adjudicator.sheets import records
 
 PRESTEP = ("BUILD", "FEASIBILITY", "RESEARCH_PAY", "DISBAND")
@@ -187,7 +193,7 @@ class StarSectors(Ruleset):
     def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
         """Every row checked against the snapshot, and the faction's own spending simulated, so that a
         player learns before the deadline which rows would be refused (E01–E11, E14, E15)."""
-        snapshot = world_from_tables(campaign.tables)
+        snapshot = snapshot_of(campaign.tables)  # built once for every faction checked: read only
         world = snapshot.copy()
         ctx = Context(campaign.parameters, campaign.turn, NullLedger(campaign.turn), set(campaign.factions))
         outcomes, accepted, late_builds = carry_out_faction(snapshot, world, order_rows(orders), ctx)
@@ -203,7 +209,7 @@ class StarSectors(Ruleset):
 
     def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
         """One example per order type, on the faction's own squares where it has some."""
-        world = world_from_tables(campaign.tables)
+        world = snapshot_of(campaign.tables)
         own = sorted(s for (f, s), v in world.fleets.items() if f == faction and v > 0) or sorted(world.squares)[:1]
         home = own[0] if own else "A1"
         near = sorted(world.neighbours(home)) if home in world.squares else []
@@ -250,7 +256,7 @@ class StarSectors(Ruleset):
         return 0
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        world = world_from_tables(campaign.tables)
+        world = snapshot_of(campaign.tables)
         own = sorted(p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE")
         seen = sorted({u.project for u in world.usages if u.faction != faction})
         return {

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.rulesets.star_sectors.index import Fleets, Squares
 from adjudicator.sheets import plain_rows
 
 
@@ -66,15 +67,23 @@ class World:
     projects: dict[str, Project] = field(default_factory=dict)
     usages: list[Usage] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.squares, Squares):
+            self.squares = Squares(self.squares)
+        if not isinstance(self.fleets, Fleets):
+            self.fleets = Fleets(self.fleets)
+
     def copy(self) -> World:
-        return copy.deepcopy(self)
+        """An independent copy: squares are immutable and shared, fleets and their index copied at C speed."""
+        return World(self.squares.copy(), dict(self.treasury), self.fleets.copy(), dict(self.labels),
+                     copy.deepcopy(self.projects), list(self.usages))
 
     def value(self, faction: str, square: str) -> int:
         return self.fleets.get((faction, square), 0)
 
     def present(self, square: str) -> dict[str, int]:
         """Factions with a fleet in ``square`` and their values."""
-        return {f: v for (f, s), v in self.fleets.items() if s == square and v > 0}
+        return {f: v for f, v in self.fleets.at(square).items() if v > 0}
 
     def set_value(self, faction: str, square: str, value: int) -> None:
         if value > 0:
@@ -86,9 +95,9 @@ class World:
     def neighbours(self, square: str) -> set[str]:
         here = self.squares[square]
         return {
-            s.id
-            for s in self.squares.values()
-            if abs(s.x - here.x) + abs(s.y - here.y) == 1
+            self.squares[s].id
+            for x, y in ((here.x - 1, here.y), (here.x + 1, here.y), (here.x, here.y - 1), (here.x, here.y + 1))
+            for s in self.squares.at(x, y)
         }
 
     def fully_controls(self, faction: str, square: str, fc_threshold: int) -> bool:
@@ -108,6 +117,20 @@ class World:
     def original_price(self, component: str) -> int:
         project = self.projects.get(component)
         return project.price if project else 0
+
+
+_SNAPSHOT: list[Any] = []  # (the tables and their frames, kept alive so that their ids stay theirs; the world)
+
+
+def snapshot_of(tables: dict[str, pd.DataFrame]) -> World:
+    """The world of these tables, built once for all the factions checked against it: read it, never change it
+    (take :meth:`World.copy`). Rebuilt when the tables or any of their frames is another object."""
+    key = (tables, tuple(tables.values()))
+    if _SNAPSHOT and _SNAPSHOT[0][0] is tables and len(_SNAPSHOT[0][1]) == len(key[1]) and all(
+            a is b for a, b in zip(_SNAPSHOT[0][1], key[1], strict=True)):
+        return _SNAPSHOT[1]
+    _SNAPSHOT[:] = [key, world_from_tables(tables)]
+    return _SNAPSHOT[1]
 
 
 def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:

@@ -1,0 +1,150 @@
+"""Indexes that keep the world's lookups independent of the map's size.
+
+:class:`Fleets` is the ``(faction, square) → R`` dict of the world, which also keeps every square's fleets
+(so "who is in C4" does not scan every fleet); :class:`Squares` is the ``id → Square`` dict, which also keeps
+the squares by coordinates (so "the neighbours of C4" does not scan the map). Both stay plain dicts to read,
+update their index on every write, and copy (``copy.deepcopy``) as the dicts they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+_MISSING: Any = object()
+
+
+class Fleets(dict):
+    """``(faction, square) → R``; ``at(square)`` gives ``{faction: R}`` in the order the fleets were added."""
+
+    def __init__(self, items: Iterable[tuple[tuple[str, str], int]] | dict = ()) -> None:
+        super().__init__()
+        self._by_square: dict[str, dict[str, int]] = {}
+        self.update(items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, (dict(self),))
+
+    def __setitem__(self, key: tuple[str, str], value: int) -> None:
+        super().__setitem__(key, value)
+        faction, square = key
+        self._by_square.setdefault(square, {})[faction] = value
+
+    def __delitem__(self, key: tuple[str, str]) -> None:
+        super().__delitem__(key)
+        self._forget(key)
+
+    def _forget(self, key: tuple[str, str]) -> None:
+        faction, square = key
+        here = self._by_square.get(square)
+        if here is not None:
+            here.pop(faction, None)
+            if not here:
+                del self._by_square[square]
+
+    def pop(self, key: tuple[str, str], default: Any = _MISSING) -> Any:
+        if key in self:
+            value = super().pop(key)
+            self._forget(key)
+            return value
+        if default is _MISSING:
+            raise KeyError(key)
+        return default
+
+    def popitem(self) -> tuple[tuple[str, str], int]:
+        key, value = super().popitem()
+        self._forget(key)
+        return key, value
+
+    def setdefault(self, key: tuple[str, str], default: int = 0) -> int:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *others: Any, **named: Any) -> None:
+        for other in others:
+            for key, value in (other.items() if hasattr(other, "items") else other):
+                self[key] = value
+        for key, value in named.items():
+            self[key] = value
+
+    def clear(self) -> None:
+        super().clear()
+        self._by_square.clear()
+
+    def copy(self) -> Fleets:
+        new = Fleets()
+        dict.update(new, self)  # the dict's own update: the index is copied below, not rebuilt
+        new._by_square = {square: dict(here) for square, here in self._by_square.items()}
+        return new
+
+    def at(self, square: str) -> dict[str, int]:
+        """The fleets in ``square`` by faction (every value, zero included, as stored)."""
+        return self._by_square.get(square, {})
+
+
+class Squares(dict):
+    """``id → Square``; ``at(x, y)`` gives the ids of the squares at those coordinates."""
+
+    def __init__(self, items: Iterable[tuple[str, Any]] | dict = ()) -> None:
+        super().__init__()
+        self._by_xy: dict[tuple[int, int], dict[str, None]] = {}
+        self.update(items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, (dict(self),))
+
+    def __setitem__(self, key: str, square: Any) -> None:
+        if key in self:
+            self._forget(key)
+        super().__setitem__(key, square)
+        self._by_xy.setdefault((square.x, square.y), {})[key] = None
+
+    def __delitem__(self, key: str) -> None:
+        self._forget(key)
+        super().__delitem__(key)
+
+    def _forget(self, key: str) -> None:
+        old = self[key]
+        here = self._by_xy.get((old.x, old.y))
+        if here is not None:
+            here.pop(key, None)
+            if not here:
+                del self._by_xy[(old.x, old.y)]
+
+    def pop(self, key: str, default: Any = _MISSING) -> Any:
+        if key in self:
+            self._forget(key)
+            return super().pop(key)
+        if default is _MISSING:
+            raise KeyError(key)
+        return default
+
+    def popitem(self) -> tuple[str, Any]:
+        key = next(reversed(self))
+        return key, self.pop(key)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *others: Any, **named: Any) -> None:
+        for other in others:
+            for key, value in (other.items() if hasattr(other, "items") else other):
+                self[key] = value
+        for key, value in named.items():
+            self[key] = value
+
+    def clear(self) -> None:
+        super().clear()
+        self._by_xy.clear()
+
+    def copy(self) -> Squares:
+        new = Squares()
+        dict.update(new, self)
+        new._by_xy = {xy: dict(here) for xy, here in self._by_xy.items()}
+        return new
+
+    def at(self, x: int, y: int) -> Iterator[str]:
+        return iter(self._by_xy.get((x, y), ()))

@@ -1,0 +1,153 @@
+"""`make bench`: the turn against its I/O floor, the scaling table and peak memory, written to benchmarks/results/.
+
+    python benchmarks/bench.py [--factions 40] [--orders 300] [--scaling 10,20,40,80,160]
+                               [--scaling-orders 100] [--rulesets star_sectors,inner_sphere,...]
+
+1. Ratios: for each ruleset a generated campaign (star_sectors: FACTIONS × ORDERS on a map that grows with
+   the factions; the others: their example world with ORDERS rows a sheet), `check`, `run` pass 1 and pass 2
+   measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory.
+2. Scaling: star_sectors at each number of factions of ``--scaling`` (``--scaling-orders`` rows each), the CPU
+   seconds of check and of the whole run, each doubling's factor (target: at most 2.2×), peak memory
+   (target: under 500 MB at 160 factions), and the same for the floor (each order workbook lists every
+   square of the map for its dropdowns, so the floor itself grows faster than the factions).
+Targets (issue 16): run and check within 1.5× of the floor. The machine's load is recorded with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+RATIO_TARGET = 1.5
+DOUBLING_TARGET = 2.2
+MEMORY_TARGET_MB = 500
+
+
+def _child(args: list[str]) -> dict[str, Any]:
+    """Run ``bench.py --one …`` in a fresh process; its JSON and its peak resident size."""
+    done = subprocess.run([sys.executable, str(Path(__file__)), "--one", *args], capture_output=True, text=True,
+                          check=False)
+    if done.returncode:
+        raise SystemExit(f"benchmark step {args} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(HERE))
+    from floor import Clock, measure
+    from generate import answer_gm_input, generate
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = generate(ruleset, Path(tmp) / "campaign", factions, orders)
+        expected = json.loads((root / "expected.json").read_text())
+        if kind == "floor":
+            out = measure(root)
+        else:
+            from adjudicator.campaign import pipeline
+
+            with Clock() as check:
+                checked = pipeline.check(root)
+            with Clock() as first:
+                pipeline.run(root)
+            answer_gm_input(root)
+            with Clock() as second:
+                pipeline.run(root)
+            out = {"check": check.figures(), "run_pass1": first.figures(), "run_pass2": second.figures(),
+                   "errors": sum(len(s.problems.errors) for s in checked.submissions)}
+    out["campaign"] = {k: v for k, v in expected.items() if k != "example_gm_input"}
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--one", nargs=4, metavar=("KIND", "RULESET", "FACTIONS", "ORDERS"))
+    parser.add_argument("--factions", type=int, default=40)
+    parser.add_argument("--orders", type=int, default=300)
+    parser.add_argument("--rulesets", default="star_sectors,inner_sphere,galactic_war,coordinated_orders")
+    parser.add_argument("--scaling", default="10,20,40,80,160")
+    parser.add_argument("--scaling-orders", type=int, default=100)
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args()
+    if args.one:
+        kind, ruleset, factions, orders = args.one
+        print(json.dumps(one(kind, ruleset, int(factions), int(orders))))
+        return
+    result: dict[str, Any] = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                              "python": platform.python_version(), "cores": os.cpu_count(),
+                              "load_before": os.getloadavg(), "ratios": {}, "scaling": []}
+    ok = True
+    print(f"load {os.getloadavg()[0]:.2f}; CPU seconds (wall in brackets), project / floor = ratio")
+    for ruleset in [r for r in args.rulesets.split(",") if r]:
+        factions = args.factions if ruleset == "star_sectors" else 99
+        if ruleset != "star_sectors":
+            from_example = json.loads(subprocess.run(
+                [sys.executable, "-c", "import sys, tomllib; sys.path.insert(0, '.'); "
+                 "from adjudicator.paths import examples_root; import json; "
+                 f"print(json.dumps(len(tomllib.loads((examples_root() / '{ruleset}' / 'scenario.toml')"
+                 ".read_text())['orders'])))"], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
+            factions = from_example
+        row = _child(["floor", ruleset, str(factions), str(args.orders)])
+        result["ratios"][ruleset] = row
+        print(f"\n{ruleset}: {row['campaign']}, peak {row['peak_rss_mb']:.0f} MB")
+        for step in ("check", "run_pass1", "run_pass2"):
+            s = row[step]
+            met = s["ratio_cpu"] <= RATIO_TARGET
+            ok &= met
+            print(f"  {step:9} {s['project']['cpu_s']:8.2f} s ({s['project']['wall_s']:.2f}) / "
+                  f"{s['floor']['cpu_s']:6.2f} s ({s['floor']['wall_s']:.2f}) = {s['ratio_cpu']:5.2f}× "
+                  f"(wall {s['ratio_wall']:.2f}×) {'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}")
+    sizes = [int(n) for n in args.scaling.split(",") if n]
+    if sizes:
+        print(f"\nscaling, star_sectors, {args.scaling_orders} orders a faction (CPU s; factor per doubling)")
+        print(f"  {'factions':>8} {'map':>7} {'check':>8} {'×':>5} {'run':>8} {'×':>5} {'peak MB':>8}"
+              f"   floor: {'check':>7} {'×':>5} {'run':>7} {'×':>5}")
+    previous = None
+    for n in sizes:
+        row = _child(["floor", "star_sectors", str(n), str(args.scaling_orders)])
+        run_s = row["run_pass1"]["project"]["cpu_s"] + row["run_pass2"]["project"]["cpu_s"]
+        floor_run = row["run_pass1"]["floor"]["cpu_s"] + row["run_pass2"]["floor"]["cpu_s"]
+        entry = {"factions": n, "map": row["campaign"]["map"], "check_cpu_s": row["check"]["project"]["cpu_s"],
+                 "run_cpu_s": round(run_s, 3), "peak_rss_mb": row["peak_rss_mb"],
+                 "floor_check_cpu_s": row["check"]["floor"]["cpu_s"], "floor_run_cpu_s": round(floor_run, 3),
+                 "mistake_rows": row["campaign"]["mistake_rows"]}
+        if previous:
+            entry["check_factor"] = round(entry["check_cpu_s"] / previous["check_cpu_s"], 2)
+            entry["run_factor"] = round(run_s / previous["run_cpu_s"], 2)
+            # The floor's own factors: every order workbook lists every square for its dropdowns, so what is
+            # read and written grows faster than the factions when the map grows with them.
+            entry["floor_check_factor"] = round(entry["floor_check_cpu_s"] / previous["floor_check_cpu_s"], 2)
+            entry["floor_run_factor"] = round(floor_run / previous["floor_run_cpu_s"], 2)
+            ok &= entry["check_factor"] <= DOUBLING_TARGET and entry["run_factor"] <= DOUBLING_TARGET
+        if n >= 160:
+            ok &= row["peak_rss_mb"] < MEMORY_TARGET_MB
+        result["scaling"].append(entry)
+        print(f"  {n:>8} {entry['map']:>7} {entry['check_cpu_s']:8.2f} {entry.get('check_factor', ''):>5} "
+              f"{run_s:8.2f} {entry.get('run_factor', ''):>5} {row['peak_rss_mb']:8.0f}"
+              f"          {entry['floor_check_cpu_s']:7.2f} {entry.get('floor_check_factor', ''):>5} "
+              f"{floor_run:7.2f} {entry.get('floor_run_factor', ''):>5}")
+        previous = entry
+    result["load_after"] = os.getloadavg()
+    result["targets"] = {"ratio": RATIO_TARGET, "doubling": DOUBLING_TARGET, "memory_mb_at_160": MEMORY_TARGET_MB}
+    result["within_targets"] = ok
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"bench-{dt.datetime.now(dt.UTC).strftime('%Y-%m-%dT%H%M')}.json"
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\n{'all targets met' if ok else 'targets not all met'}; figures in {path}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""The I/O floor of a campaign's `check` and `run`: the same workbooks read, the same cells written, nothing else.
+
+    python benchmarks/floor.py DIR
+
+For each step (``check``, ``run`` pass 1, ``run`` pass 2 after the GM's answers) the project runs once on a
+copy of DIR to learn what it reads (the master, the inbox, the GM's input) and what it writes. The floor then
+reads every one of those input workbooks with python-calamine (every sheet, every cell) and writes every
+workbook the project wrote with XlsxWriter, cell for cell (values only: no styles), and copies the files the
+project copied. Times are CPU seconds of this process (``resource.getrusage``) and wall seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Clock:
+    """CPU and wall seconds of a block."""
+
+    def __enter__(self) -> Clock:
+        self.cpu, self.wall = cpu(), time.perf_counter()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.cpu, self.wall = cpu() - self.cpu, time.perf_counter() - self.wall
+
+    def figures(self) -> dict[str, float]:
+        return {"cpu_s": round(self.cpu, 3), "wall_s": round(self.wall, 3)}
+
+
+def _digests(root: Path) -> dict[Path, str]:
+    return {p: hashlib.sha1(p.read_bytes()).hexdigest() for p in root.rglob("*") if p.is_file()}
+
+
+def _inputs(root: Path) -> list[Path]:
+    """The workbooks a step of the project reads: the master, the inbox, the pending GM input."""
+    found = [root / "campaign.xlsx", *sorted((root / "inbox").glob("*.xlsx"))]
+    found += sorted((root / "pending").rglob("gm_input.xlsx")) if (root / "pending").exists() else []
+    return [p for p in found if p.exists()]
+
+
+def grids(path: Path) -> dict[str, list[list[Any]]]:
+    import python_calamine as pc
+
+    book = pc.CalamineWorkbook.from_path(str(path))
+    return {name: book.get_sheet_by_name(name).to_python() for name in book.sheet_names}
+
+
+def write_cells(path: Path, sheets: dict[str, list[list[Any]]]) -> None:
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(path), {"constant_memory": True, "strings_to_numbers": False,
+                                           "strings_to_formulas": False, "strings_to_urls": False})
+    for name, rows in sheets.items():
+        sheet = book.add_worksheet(name[:31])
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                if value not in ("", None):
+                    sheet.write(r, c, value)
+    book.close()
+
+
+class Step:
+    """What one step of the project read and wrote, learnt by running it on the campaign."""
+
+    def __init__(self, root: Path, action: Callable[[Path], Any], scratch: Path) -> None:
+        (scratch / "inputs").mkdir(parents=True)
+        self.inputs = []  # copies: a step may move its inputs (the inbox is archived)
+        for i, path in enumerate(_inputs(root)):
+            self.inputs.append(scratch / "inputs" / f"{i}-{path.name}")
+            shutil.copyfile(path, self.inputs[-1])
+        self.scratch = scratch / "floor"
+        before = _digests(root)
+        with Clock() as clock:
+            action(root)
+        self.project = clock
+        after = _digests(root)
+        changed = [p for p, d in after.items() if before.get(p) != d]
+        self.copied = [(next(q for q, e in before.items() if e == after[p]), p) for p in changed
+                       if after[p] in before.values()]
+        copies = {p for _, p in self.copied}
+        self.written = {p: grids(p) for p in changed if p.suffix == ".xlsx" and p not in copies}
+        self.other = [p for p in changed if p.suffix != ".xlsx" and p not in copies]
+
+    def floor(self) -> Clock:
+        scratch = self.scratch
+        scratch.mkdir(parents=True, exist_ok=True)
+        with Clock() as clock:
+            for path in self.inputs:
+                grids(path)
+            for i, (path, sheets) in enumerate(self.written.items()):
+                write_cells(scratch / f"{i}-{path.name}", sheets)
+            for i, (_, copy) in enumerate(self.copied):  # the copy itself: its source may have moved
+                shutil.copyfile(copy, scratch / f"copy{i}-{copy.name}")
+        return clock
+
+    def summary(self, floor: Clock) -> dict[str, Any]:
+        return {"project": self.project.figures(), "floor": floor.figures(),
+                "ratio_cpu": round(self.project.cpu / max(floor.cpu, 1e-9), 2),
+                "ratio_wall": round(self.project.wall / max(floor.wall, 1e-9), 2),
+                "read": len(self.inputs), "written": len(self.written), "copied": len(self.copied),
+                "cells_written": sum(sum(1 for row in s for v in row if v not in ("", None))
+                                     for sheets in self.written.values() for s in sheets.values())}
+
+
+def measure(campaign: Path) -> dict[str, Any]:
+    """check, run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``: project and floor of each."""
+    from generate import answer_gm_input
+
+    from adjudicator.campaign import pipeline
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "campaign"
+        shutil.copytree(campaign, root)
+        out: dict[str, Any] = {}
+        check = Step(root, pipeline.check, Path(tmp) / "check")
+        out["check"] = check.summary(check.floor())
+        first = Step(root, pipeline.run, Path(tmp) / "run1")
+        out["run_pass1"] = first.summary(first.floor())
+        answer_gm_input(root)
+        second = Step(root, pipeline.run, Path(tmp) / "run2")
+        out["run_pass2"] = second.summary(second.floor())
+        out["turn_after"] = pipeline.open_campaign(root)[1].turn
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dir", type=Path)
+    args = parser.parse_args()
+    print(json.dumps(measure(args.dir), indent=2))
+
+
+if __name__ == "__main__":
+    main()

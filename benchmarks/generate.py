@@ -1,0 +1,176 @@
+"""A campaign folder with filled inboxes, at any size, for measuring.
+
+    python benchmarks/generate.py RULESET DIR --factions N --orders M [--seed S] [--mistakes 0.05]
+
+star_sectors: N factions on a map that grows with them (about 40 squares a faction: 40 × 40 at 40
+factions), each holding 40 squares with a fleet of 100 R; M orders a faction, cycling BUILD, MOVE to a
+neighbouring own square and FEASIBILITY, and a known share of mistakes (``--mistakes``, 5 % by default:
+every 20th row a MOVE from a square that is not on the map, which `check` reports as an error).
+
+The other rulesets: their example world and factions (the map does not grow), each faction's example
+orders repeated to M rows a sheet, including the example's own deliberate mistakes; ``--factions`` may not
+exceed the example's factions (the first N are kept).
+
+The folder holds campaign.xlsx, inbox/<faction>.xlsx, and gm_input.xlsx answering what pass 1 asks
+(for star_sectors, every feasibility request answered INFEASIBLE by :func:`answer_gm_input`).
+``expected.json`` records the sizes and the number of rows written as mistakes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import random
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SQUARES_PER_FACTION = 40
+MISSING_SQUARE = "ZZ9999"
+
+
+def letters(n: int) -> str:
+    out = ""
+    while True:
+        n, r = divmod(n, 26)
+        out = chr(65 + r) + out
+        if n == 0:
+            return out
+        n -= 1
+
+
+def map_size(factions: int) -> int:
+    return max(4, math.ceil(math.sqrt(SQUARES_PER_FACTION * factions)))
+
+
+def _square(index: int, size: int) -> str:
+    y, x = divmod(index, size)
+    return f"{letters(x)}{y + 1}"
+
+
+def star_sectors(factions: int, orders: int, seed: int, mistakes: float) -> tuple[dict[str, Any], int]:
+    size = map_size(factions)
+    names = [f"F{i:03d}" for i in range(factions)]
+    rng = random.Random(seed)
+    squares = [{"square": _square(i, size), "x": i % size + 1, "y": i // size + 1, "income": rng.randint(5, 24),
+                "passable": "YES"} for i in range(size * size)]
+    fleets = [{"faction": name, "square": _square(f * SQUARES_PER_FACTION + k, size), "value": 100}
+              for f, name in enumerate(names) for k in range(SQUARES_PER_FACTION)]
+    every = round(1 / mistakes) if mistakes > 0 else 0
+    wrong = 0
+    sheets: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for f, name in enumerate(names):
+        first = f * SQUARES_PER_FACTION
+        rows = []
+        for r in range(orders):
+            k = r % SQUARES_PER_FACTION
+            here = first + k
+            # a neighbour inside the faction's own block: right, else left (blocks are whole runs of squares)
+            there = here + 1 if (here + 1) % size and k + 1 < SQUARES_PER_FACTION else here - 1
+            if there // size != here // size:
+                there = here + size if k + size < SQUARES_PER_FACTION else here - size
+            if every and r % every == every - 1:
+                rows.append({"order": "MOVE", "square": MISSING_SQUARE, "to": _square(here, size), "amount": 1})
+                wrong += 1
+            elif r % 3 == 0:
+                rows.append({"order": "BUILD", "square": _square(here, size), "amount": 1})
+            elif r % 3 == 1:
+                rows.append({"order": "MOVE", "square": _square(here, size), "to": _square(there, size), "amount": 1})
+            else:
+                rows.append({"order": "FEASIBILITY", "description": f"request {r}"})
+        sheets[name] = {"orders": rows}
+    data = {
+        "settings": {"ruleset": "star_sectors", "campaign": "bench", "seed": seed, "turn": 1, "language": "en",
+                     "secret": "bench"},
+        "tables": {"factions": [{"id": n, "name": n, "language": "en", "treasury": 10**7} for n in names],
+                   "fleets": fleets, "map": squares, "projects": [], "usages": []},
+        "orders": sheets,
+    }
+    return data, wrong
+
+
+def from_example(ruleset: str, factions: int, orders: int) -> tuple[dict[str, Any], int]:
+    from adjudicator.paths import examples_root
+    from adjudicator.scenario import load_scenario
+
+    data = copy.deepcopy(load_scenario(examples_root() / ruleset))
+    kept = sorted(data.get("orders", {}))[:factions]
+    if factions > len(data["tables"]["factions"]):
+        raise SystemExit(f"{ruleset}: the example has {len(data['tables']['factions'])} factions; "
+                         f"only star_sectors grows its world (asked for {factions})")
+    data["orders"] = {
+        faction: {sheet: [copy.deepcopy(rows[i % len(rows)]) for i in range(orders)] if rows else []
+                  for sheet, rows in data["orders"][faction].items()}
+        for faction in kept
+    }
+    return data, -1  # the example's own mistakes, repeated: counted by `check`
+
+
+def generate(ruleset: str, out: Path, factions: int, orders: int, seed: int = 1, mistakes: float = 0.05) -> Path:
+    from adjudicator.scenario import build_from_data
+
+    if ruleset == "star_sectors":
+        data, wrong = star_sectors(factions, orders, seed, mistakes)
+    else:
+        data, wrong = from_example(ruleset, factions, orders)
+    if out.exists():
+        shutil.rmtree(out)
+    (out / "inbox").mkdir(parents=True)
+    gm = data.pop("gm_input", None)
+    build_from_data(data, out)
+    rows = sum(len(r) for sheets in data["orders"].values() for r in sheets.values())
+    expected = {"ruleset": ruleset, "factions": len(data["orders"]), "orders_per_sheet": orders, "rows": rows,
+                "mistake_rows": wrong, "seed": seed}
+    if ruleset == "star_sectors":
+        expected["map"] = f"{map_size(factions)}x{map_size(factions)}"
+    if gm is not None:
+        expected["example_gm_input"] = gm
+    (out / "expected.json").write_text(json.dumps(expected, indent=2, ensure_ascii=False) + "\n")
+    return out
+
+
+def answer_gm_input(root: Path) -> None:
+    """What the GM says between the two passes: every request answered (feasibility: INFEASIBLE), or the
+    example's own answers for the other rulesets."""
+    import pandas as pd
+
+    from adjudicator.campaign import pipeline
+    from adjudicator.campaign.gm_input import write_gm_input
+
+    folder, campaign, ruleset = pipeline.open_campaign(root)
+    path = folder.gm_input(campaign.turn)
+    expected = json.loads((root / "expected.json").read_text())
+    if ruleset.name == "star_sectors":
+        from openpyxl import load_workbook
+
+        book = load_workbook(path)
+        sheet = book["Feasibility"]
+        for row in range(2, sheet.max_row + 1):
+            sheet.cell(row=row, column=4, value="INFEASIBLE")
+        book.save(path)
+        return
+    answers = expected.get("example_gm_input", {})
+    requests = {s.key: pd.DataFrame(answers.get(s.key, []), columns=s.keys()) for s in ruleset.gm_input_schemas}
+    write_gm_input(path, ruleset, requests, campaign.turn, campaign.language)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ruleset")
+    parser.add_argument("dir", type=Path)
+    parser.add_argument("--factions", type=int, required=True)
+    parser.add_argument("--orders", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mistakes", type=float, default=0.05)
+    args = parser.parse_args()
+    print(generate(args.ruleset, args.dir, args.factions, args.orders, args.seed, args.mistakes))
+
+
+if __name__ == "__main__":
+    main()

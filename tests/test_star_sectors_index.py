@@ -1,0 +1,42 @@
+"""The world's indexes answer exactly what a scan of every fleet and every square answers, after any change."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from adjudicator.rulesets.star_sectors.state import Square, World
+
+
+def scan_present(world: World, square: str) -> dict[str, int]:
+    return {f: v for (f, s), v in world.fleets.items() if s == square and v > 0}
+
+
+def scan_neighbours(world: World, square: str) -> set[str]:
+    here = world.squares[square]
+    return {s.id for s in world.squares.values() if abs(s.x - here.x) + abs(s.y - here.y) == 1}
+
+
+def test_indexes_follow_every_change_and_every_copy() -> None:
+    rng = random.Random(3)
+    squares = {f"S{x}-{y}": Square(f"S{x}-{y}", x, y, 10) for x in range(1, 7) for y in range(1, 7)}
+    world = World(squares, {}, {})
+    names = sorted(squares)
+    for step in range(3000):
+        faction, square = rng.choice("ABCD"), rng.choice(names)
+        action = rng.random()
+        if action < 0.5:
+            world.set_value(faction, square, rng.randint(0, 5))
+        elif action < 0.7:
+            world.fleets[(faction, square)] = rng.randint(0, 3)  # as tests and old code may write
+        elif action < 0.8:
+            world.fleets.pop((faction, square), None)
+        elif action < 0.85:
+            moved = Square(square, rng.randint(1, 7), rng.randint(1, 7), 10)
+            world.squares[square] = moved
+        elif action < 0.9:
+            world = world.copy() if step % 2 else copy.deepcopy(world)
+        for probe in rng.sample(names, 4):
+            assert world.present(probe) == scan_present(world, probe)
+            assert list(world.present(probe)) == list(scan_present(world, probe))  # same order
+            assert world.neighbours(probe) == scan_neighbours(world, probe)
