@@ -31,6 +31,7 @@ from adjudicator.campaign.submissions import (
 from adjudicator.dice import Dice
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
+from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger, unreconciled
 from adjudicator.problems import ProblemList
@@ -299,9 +300,9 @@ def _resolve(
         outcome.status = "missing"
         return outcome
 
-    orders: dict[str, FactionOrders] = {f: s.orders for f, s in taken.items() if s.orders is not None}
+    orders: dict[str, FactionOrders] = {f: passed_orders(s.orders) for f, s in taken.items() if s.orders is not None}
     gm_problems = ProblemList()
-    gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
+    gm_sheets = passed_sheets(read_gm_input(gm_path, ruleset, gm_problems)) if gm_path.exists() else None
     dice = Dice(used_seed, turn)
     ledger = Ledger(turn)
     result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
+from adjudicator.engine.validity import passed_orders
 from adjudicator.i18n import msg
 from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList
 from adjudicator.sheets import TableSchema
@@ -102,7 +103,7 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
                        msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
     orders = FactionOrders(faction, path.name, read_sheets(book, ruleset.order_schemas, problems))
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
-        ruleset.validate_orders(campaign, faction, orders, problems)
+        ruleset.validate_orders(campaign, faction, passed_orders(orders), problems)
     mark_invalid_rows(orders, problems)
     problems.sort()
     submission.orders = orders

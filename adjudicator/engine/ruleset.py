@@ -58,6 +58,10 @@ class SheetRows:
     frame: pd.DataFrame
     letters: dict[str, str]
     file: str
+    #: Rows the engine refused (sheet row -> typed values), never in ``frame``: a rule about a group of rows
+    #: (a jumpship's chain, a coordinated order) may read them to refuse the rest of the group. What is reported
+    #: for them is the engine's (their problems); see :mod:`adjudicator.engine.validity`.
+    rejected: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def cell(self, row: int, key: str) -> str:
         return f"{self.letters.get(key, 'A')}{row}"
@@ -83,7 +87,10 @@ class GmSheets:
         sheet = self.sheets.get(key)
         if sheet is None:
             return []
-        return [(n, r) for n, r in records(sheet.frame) if include_invalid or not r.get("_invalid")]
+        rows = records(sheet.frame)
+        if include_invalid:
+            rows = sorted([*rows, *sheet.rejected.items()], key=lambda item: item[0])
+        return rows
 
     def add_problem(self, code: str, key: str, row: int, column: str, message: Msg, hint: Msg | None = None,
                     severity: Severity = Severity.ERROR) -> None:
@@ -110,6 +117,7 @@ class OrderOutcome:
     row: int
     status: Status
     message: Msg
+    code: str = ""  # the stable code of a rejection (E05, V14...): what tests and scenario cases compare
 
 
 @dataclass

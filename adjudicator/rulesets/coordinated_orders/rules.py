@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.outcome import rejection_problem
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
@@ -52,14 +53,13 @@ PHASE = N_("Orders Phase")
 
 
 def _problem(rejection: Rejection, sheet: SheetRows) -> Problem:
-    return Problem(rejection.code, Severity.ERROR, rejection.message, rejection.hint, file=sheet.file,
-                   sheet=sheet.sheet, cell=sheet.cell(rejection.row, rejection.column), row=rejection.row)
+    return rejection_problem(sheet, rejection.row, rejection)
 
 
 def _rows(orders: FactionOrders | None, key: str) -> Any:
     if orders is None or key not in orders.sheets:
         return None
-    return orders.sheets[key].frame
+    return orders.sheets[key]
 
 
 def spent_illegal(v: coordinated.Verdict) -> bool:
@@ -83,14 +83,14 @@ class CoordinatedOrders(Ruleset):
         """V01–V19 at their cells, with tokens and Orders spent in row order; A01 and A03 of the AROs."""
         game = game_from_tables(campaign.tables)
         sheet = orders.sheets.get("orders")
-        if sheet is not None and len(sheet.frame):
-            decs = coordinated.declarations(faction, sheet.frame)
+        if sheet is not None and (len(sheet.frame) or sheet.rejected):
+            decs = coordinated.declarations(faction, sheet)
             for verdict in coordinated.sequence(game.copy(), faction, decs, campaign.parameters):
                 for error in verdict.errors:
                     problems.add(_problem(error, sheet))
         sheet = orders.sheets.get("reactions")
         if sheet is not None and len(sheet.frame):
-            rows = [r for r in reactions.reactions(faction, sheet.frame) if not r.invalid]
+            rows = reactions.reactions(faction, sheet)
             for error in reactions.static_errors(game, rows):
                 problems.add(_problem(error, sheet))
 
@@ -122,16 +122,16 @@ class CoordinatedOrders(Ruleset):
         game = start.copy()
         verdicts: list[coordinated.Verdict] = []
         for faction in sorted(campaign.factions):
-            frame = _rows(turn.orders.get(faction), "orders")
-            if frame is not None and len(frame):
-                verdicts += coordinated.sequence(game, faction, coordinated.declarations(faction, frame), params)
+            sheet = _rows(turn.orders.get(faction), "orders")
+            if sheet is not None and (len(sheet.frame) or sheet.rejected):
+                verdicts += coordinated.sequence(game, faction, coordinated.declarations(faction, sheet), params)
         legal = {v.declaration.co: v for v in verdicts if v.legal and v.declaration.faction == start.active}
         judged: list[reactions.Judged] = []
         for faction in sorted(campaign.factions):
-            frame = _rows(turn.orders.get(faction), "reactions")
-            if frame is None:
+            sheet = _rows(turn.orders.get(faction), "reactions")
+            if sheet is None:
                 continue
-            rows = [r for r in reactions.reactions(faction, frame) if not r.invalid]
+            rows = reactions.reactions(faction, sheet)
             reactions.static_errors(start, rows)  # binds each row to its trooper
             judged += [reactions.judge(r, legal.get(r.co)) for r in rows]
 

@@ -13,14 +13,14 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.outcome import rejection_problem
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
     GmSheets,
-    OrderOutcome,
     Ruleset,
     SheetRows,
-    Status,
     TurnInput,
     TurnResult,
 )
@@ -56,14 +56,12 @@ REQUIRED = {
 
 
 def order_rows(orders: FactionOrders) -> list[OrderRow]:
-    """The valid rows of a faction's order sheet, in sheet order."""
+    """The rows of a faction's order sheet that passed (the engine hands no other), in sheet order."""
     sheet = orders.sheets.get("orders")
     if sheet is None:
         return []
     rows = []
     for number, row in records(sheet.frame):
-        if row.get("_invalid"):
-            continue
         path = tuple(square_id(p) for p in str(row.get("path") or "").replace(",", " ").replace("→", " ").split())
         amount = row.get("amount")
         rows.append(
@@ -326,14 +324,7 @@ class StarSectors(Ruleset):
 
         result = TurnResult(
             tables=world_to_tables(world, campaign.tables["factions"]),
-            outcomes=[
-                OrderOutcome(
-                    faction, "orders", row,
-                    Status.REJECTED if isinstance(o, Rejection) else Status.PARTIAL if o.partial else Status.DONE,
-                    o.message,
-                )
-                for (faction, row), o in sorted(outcomes.items())
-            ],
+            outcomes=engine_outcomes({(faction, "orders", row): o for (faction, row), o in outcomes.items()}),
             opening_balances=opening,
             closing_balances=_balances(world),
         )
@@ -351,7 +342,7 @@ def _balances(world: World) -> dict[tuple[str, str], int]:
 
 
 def _problem(rejection: Rejection, sheet: SheetRows, row: int) -> Problem:
-    return sheet.problem(rejection.code, row, rejection.column, rejection.message, rejection.hint)
+    return rejection_problem(sheet, row, rejection)
 
 
 class GmInputs(GmSheets):
