@@ -25,6 +25,7 @@ from adjudicator.campaign import pipeline
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
 from adjudicator.click_i18n import language_from_environment
+from adjudicator.cases_command import cases_command
 from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
@@ -292,6 +293,7 @@ def _add_ruleset_commands() -> None:
 
 
 main.add_command(console_command)
+main.add_command(cases_command)
 _add_ruleset_commands()
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 

@@ -29,11 +29,12 @@ from adjudicator.campaign.submissions import (
     sha256_of,
 )
 from adjudicator.dice import Dice
+from adjudicator.engine.books import unbalanced
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg
-from adjudicator.ledger import Ledger, unreconciled
+from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import build_order_workbook
@@ -304,7 +305,7 @@ def _resolve(
     gm_problems = ProblemList()
     gm_sheets = passed_sheets(read_gm_input(gm_path, ruleset, gm_problems)) if gm_path.exists() else None
     dice = Dice(used_seed, turn)
-    ledger = Ledger(turn)
+    ledger = Ledger(turn, ruleset.account_label)
     result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
     outcome.gm_problems = gm_problems
     if result.needs_gm_input or (stop_for_gm and gm_sheets is None):
@@ -314,7 +315,7 @@ def _resolve(
         outcome.status = "waiting"
         outcome.gm_input = target
         return outcome
-    bad = unreconciled(result.opening_balances, ledger.lines, result.closing_balances)
+    bad = unbalanced(ruleset, campaign, result, ledger.lines)
     if bad:
         raise LedgerMismatchError(f"ledger does not reconcile: {bad[:5]}")
 

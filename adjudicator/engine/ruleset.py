@@ -229,6 +229,23 @@ class Ruleset(ABC):
         """What the template's cost column should show for an order row (the engine's own figure)."""
         return 0
 
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any] | None:
+        """What the campaign's state holds on each ledger account: {(faction, account): amount}. The engine
+        reads it before and after a turn and checks that the ledger leads from one to the other (see
+        :mod:`adjudicator.engine.books`). None: the ruleset keeps no accounts."""
+        return None
+
+    def account_label(self, account: str) -> Msg | str:
+        """A ledger account in the reader's words (``fleet@C4`` → "fleet in C4"); ``treasury`` by default."""
+        from adjudicator.ledger import account_label
+
+        return account_label(account)
+
+    def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[str]]:
+        """Values offered in the dropdowns of one row of a GM input sheet, by column key (e.g. the two sides of
+        a battle and DRAW for its winner)."""
+        return {}
+
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         """Values offered in dropdowns of the order template, by column key."""
         return {}

@@ -17,7 +17,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.engine.ruleset import FactionOrders, SheetRows
+from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
+from adjudicator.problems import ProblemList
 from adjudicator.sheets import records
 
 #: The column intake uses to mark a row with an error; it never leaves intake.
@@ -56,3 +57,22 @@ def rejected_rows(sheet: SheetRows) -> set[int]:
 def with_rejected(sheet: SheetRows) -> list[tuple[int, dict[str, Any]]]:
     """Every row of ``sheet`` in sheet order, the refused ones included: only for a rule about a group of rows."""
     return sorted([*records(sheet.frame), *sheet.rejected.items()], key=lambda item: item[0])
+
+
+def mark_rejected(orders: FactionOrders, problems: ProblemList) -> None:
+    """Mark every row of ``orders`` that has an error among ``problems``."""
+    bad: dict[str, set[int]] = {}
+    for problem in problems.errors:
+        if problem.sheet and problem.row:
+            bad.setdefault(problem.sheet, set()).add(problem.row)
+    for sheet in orders.sheets.values():
+        rows = bad.get(sheet.sheet, set())
+        if rows:
+            sheet.frame.loc[sheet.frame.index.isin(list(rows)), INVALID] = True
+
+
+def check_orders(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, problems: ProblemList) -> None:
+    """The ruleset's checks against the state, on the rows that passed typing; then every row with an error
+    is marked rejected (the same steps for a submitted workbook and a scenario case)."""
+    ruleset.validate_orders(campaign, orders.faction, passed_orders(orders), problems)
+    mark_rejected(orders, problems)

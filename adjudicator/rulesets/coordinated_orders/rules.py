@@ -62,6 +62,14 @@ def _rows(orders: FactionOrders | None, key: str) -> Any:
     return orders.sheets[key]
 
 
+def accounts(game: Game) -> dict[tuple[str, str], int]:
+    out = {(f, "command_tokens"): n for f, n in game.tokens.items()}
+    out.update({(f, f"regular_orders@CG{g}"): n for (f, g), n in game.orders.items()})
+    out.update({(t.faction, f"own_order@{t.id}"): t.own_orders for t in game.troopers.values()
+                if t.training == "IRREGULAR"})
+    return out
+
+
 def spent_illegal(v: coordinated.Verdict) -> bool:
     """An illegal CO that still spent a Command Token or a Regular Order (``illegal_co_consumes``, C2)."""
     return v.consumption is not None and bool(v.consumption.tokens or v.consumption.orders)
@@ -115,6 +123,10 @@ class CoordinatedOrders(Ruleset):
                 orders_left_table(game, faction), enemy_table(game, faction)]
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Command Tokens, Regular Orders by Combat Group, and each Irregular trooper's own Order."""
+        return accounts(game_from_tables(campaign.tables))
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters
@@ -162,9 +174,8 @@ class CoordinatedOrders(Ruleset):
                         faces = turn.dice.roll(x.purpose, params["die"], x.b_eff).values
                         dice[x.purpose] = judge_dice(faces, x.value or 0, params["die"])
 
-        opening, closing = self._ledger(start, game, verdicts, turn)
-        result = TurnResult(tables=game_to_tables(game, campaign.tables), opening_balances=opening,
-                            closing_balances=closing)
+        self._ledger(start, verdicts, turn)
+        result = TurnResult(tables=game_to_tables(game, campaign.tables))
         result.outcomes = self._outcomes(verdicts, judged, plans)
         reporter = Reporter(campaign, start, game, verdicts, judged, plans, dice, facts)
         result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
@@ -210,15 +221,7 @@ class CoordinatedOrders(Ruleset):
                 msg("Write the IDs of reactive troopers of this CO, NONE for a Normal Roll, or leave it empty."),
                 file=turn.gm_input_file, sheet=sheet.sheet, cell=sheet.cell(fact.row, "against"), row=fact.row))
 
-    def _ledger(self, start: Game, end: Game, verdicts: list[coordinated.Verdict],
-                turn: TurnInput) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
-        def accounts(game: Game) -> dict[tuple[str, str], int]:
-            out = {(f, "command_tokens"): n for f, n in game.tokens.items()}
-            out.update({(f, f"regular_orders@CG{g}"): n for (f, g), n in game.orders.items()})
-            out.update({(t.faction, f"own_order@{t.id}"): t.own_orders for t in game.troopers.values()
-                        if t.training == "IRREGULAR"})
-            return out
-
+    def _ledger(self, start: Game, verdicts: list[coordinated.Verdict], turn: TurnInput) -> None:
         running = accounts(start)
         for v in verdicts:
             used = v.consumption
@@ -239,7 +242,6 @@ class CoordinatedOrders(Ruleset):
             for account, change, cause in changes:
                 running[(f, account)] = running.get((f, account), 0) + change
                 turn.ledger.post(PHASE, f, account, change, running[(f, account)], cause, ref)
-        return accounts(start), accounts(end)
 
     def _outcomes(self, verdicts: list[coordinated.Verdict], judged: list[reactions.Judged],
                   plans: dict[str, Plan]) -> list[OrderOutcome]:

@@ -141,6 +141,10 @@ class GalacticWar(Ruleset):
                 planet=landing.planet, odds=f"{odds * 100:.1f}%"), None, **where))  # type: ignore[arg-type]
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Each race's credits, its units by type and system, its docks."""
+        return balances(world_from_tables(campaign.tables, campaign.parameters))
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         if turn.gm_input is None:
             # The Placement segment needs the Rulers' purchase list, a GM input (spec §1, §4.5, §6.4): the turn
@@ -228,8 +232,6 @@ class GalacticWar(Ruleset):
             tables=world_to_tables(world, campaign.tables["factions"], campaign.tables.get("unit_types"),
                                    campaign.tables.get("systems")),
             outcomes=engine_outcomes(outcomes),
-            opening_balances=balances(snapshot),
-            closing_balances=balances(world),
         )
         reporter = Reporter(campaign, snapshot, world, battles, invasions, placements, ctx)
         result.faction_reports = {race: reporter.faction(race) for race in races}

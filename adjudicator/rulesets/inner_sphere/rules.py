@@ -164,12 +164,16 @@ class InnerSphere(Ruleset):
         decorate(wb, campaign, faction)
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Each faction's treasury, in C."""
+        treasury = world_from_tables(campaign.tables).treasury
+        return {(f, ACCOUNT): treasury.get(f, 0) for f in sorted(campaign.factions)}
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()
         ctx = self.context(campaign, turn.ledger, snapshot)
-        opening = {(f, ACCOUNT): snapshot.treasury.get(f, 0) for f in sorted(campaign.factions)}
 
         events = apply_sales_due(world, campaign.turn)
         outcomes: dict[tuple[str, str, int], Done | Rejection] = {}
@@ -221,8 +225,6 @@ class InnerSphere(Ruleset):
         result = TurnResult(
             tables=tables,
             outcomes=engine_outcomes(outcomes),
-            opening_balances=opening,
-            closing_balances={(f, ACCOUNT): world.treasury.get(f, 0) for f in sorted(campaign.factions)},
         )
         reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events, moves, fights,
                             spies)

@@ -24,7 +24,7 @@ from adjudicator.engine.ruleset import (
     TurnInput,
     TurnResult,
 )
-from adjudicator.i18n import N_, msg
+from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import NullLedger
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.star_sectors import schemas
@@ -41,6 +41,9 @@ from adjudicator.rulesets.star_sectors.phases import battle, income
 from adjudicator.rulesets.star_sectors.reports import Reporter
 from adjudicator.rulesets.star_sectors.state import World, square_id, world_from_tables, world_to_tables
 from adjudicator.sheets import records
+
+#: The phases of a turn named in ledger lines (translated where they are shown).
+LEDGER_PHASES = (N_("pre-step"), N_("step 1"), N_("step 2"), N_("step 4"), N_("turn end"), N_("GM"))
 
 PRESTEP = ("BUILD", "FEASIBILITY", "RESEARCH_PAY", "DISBAND")
 
@@ -181,6 +184,19 @@ class StarSectors(Ruleset):
         schemas.ADJUSTMENTS,
     )
 
+    def account_label(self, account: str) -> Msg | str:
+        """``fleet@C4`` is the faction's fleet in C4; other accounts as the engine names them."""
+        kind, _, where = account.partition("@")
+        if kind == "fleet" and where:
+            return msg("fleet in {square}", square=where)
+        return super().account_label(account)
+
+    def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[str]]:
+        """A battle's winner is one of its two sides, or DRAW."""
+        if schema_key == schemas.BATTLES.key:
+            return {"winner": [str(row.get("faction_a")), str(row.get("faction_b")), "DRAW"]}
+        return {}
+
     # ----------------------------------------------------------------- check
     def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
         """Every row checked against the snapshot, and the faction's own spending simulated, so that a
@@ -259,13 +275,16 @@ class StarSectors(Ruleset):
         }
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Each treasury, and each fleet by its square."""
+        return _balances(world_from_tables(campaign.tables))
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()
         ctx = Context(params, campaign.turn, turn.ledger, set(campaign.factions))
-        opening = _balances(snapshot)
 
         outcomes: dict[tuple[str, int], Done | Rejection] = {}
         moves: list[tuple[OrderRow, int]] = []
@@ -325,8 +344,6 @@ class StarSectors(Ruleset):
         result = TurnResult(
             tables=world_to_tables(world, campaign.tables["factions"]),
             outcomes=engine_outcomes({(faction, "orders", row): o for (faction, row), o in outcomes.items()}),
-            opening_balances=opening,
-            closing_balances=_balances(world),
         )
         reporter = Reporter(campaign, snapshot, after_moves, pre_battle, world, fights, results, square_results,
                             terms, held, turn.ledger, outcomes, turn.orders, moves)
