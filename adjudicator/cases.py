@@ -49,7 +49,9 @@ class CaseError(ValueError):
 
 
 class ScriptedDice(Dice):
-    """Seeded dice, except for the purposes a case scripts: those roll the faces it gives, in order."""
+    """Seeded dice, except for the purposes a case scripts: those roll the faces it gives, in order (one face
+    alone stands for every die of the roll). An exact purpose wins over a pattern; patterns are tried in the
+    order the case writes them."""
 
     def __init__(self, seed: int, turn: int, script: Mapping[str, Iterable[int]]) -> None:
         super().__init__(seed, turn)
@@ -64,6 +66,8 @@ class ScriptedDice(Dice):
         if purpose in self._used:
             raise DiceError(f"dice already rolled this turn for {purpose!r}")
         faces = self.script[pattern]
+        if len(faces) == 1:
+            faces = faces * count
         if len(faces) < count:
             raise CaseError(f"the case scripts {len(faces)} faces for {purpose!r}, the rules roll {count}")
         self._used.add(purpose)
@@ -241,6 +245,10 @@ def same(expected: Any, actual: Any) -> bool:
     return str(expected).strip() == str(actual).strip()
 
 
+def _rolled(purposes: list[str], pattern: str) -> list[str]:
+    return [p for p in purposes if fnmatch.fnmatchcase(p, pattern)]
+
+
 def _truth(value: Any) -> bool:
     return value is True or str(value).strip().upper() in ("TRUE", "YES", "1")
 
@@ -321,6 +329,15 @@ def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[s
         failures += compare_table(key, rows, tables.get(key))
     for key, rows in expect.get("rows", {}).items():  # rows that must be there, among others
         failures += compare_subset(key, rows, tables.get(key))
+    for key, rows in expect.get("absent", {}).items():  # rows that must not be there
+        present = plain_rows(tables.get(key))
+        failures += [f"table {key}: a row with {_show(row)} is still there" for row in rows
+                     if any(_matches(row, a) for a in present)]
+    rolled = [r.purpose for r in turn.dice.log]
+    failures += [f"no roll for {pattern!r}" for pattern in expect.get("rolled", [])
+                 if not _rolled(rolled, pattern)]
+    failures += [f"a roll for {pattern!r}: {_rolled(rolled, pattern)[:3]}"
+                 for pattern in expect.get("not_rolled", []) if _rolled(rolled, pattern)]
     for item in expect.get("orders", []):
         sheet = str(item.get("sheet", sheet_default))
         status, code = turn.status(str(item["faction"]), sheet, int(item["row"]))

@@ -24,8 +24,8 @@ from adjudicator import __version__, click_i18n
 from adjudicator.campaign import pipeline
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
-from adjudicator.click_i18n import language_from_environment
 from adjudicator.cases_command import cases_command
+from adjudicator.click_i18n import language_from_environment
 from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
