@@ -175,6 +175,10 @@ class Ruleset(ABC):
     order_schemas: tuple[TableSchema, ...] = ()
     #: Sheets the GM fills when a turn waits for decisions.
     gm_input_schemas: tuple[TableSchema, ...] = ()
+    #: Order sheets whose rows stand or fall together, by the column that groups them (a jumpship's chain, a
+    #: coordinated order): {sheet key: column key}. A rule about a group may read the rows the engine refused
+    #: (``SheetRows.rejected``); the test kit gives its rejected row a group of its own.
+    row_groups: dict[str, str] = {}  # noqa: RUF012 - a declaration, never changed
 
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name

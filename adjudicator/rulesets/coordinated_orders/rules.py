@@ -84,6 +84,7 @@ class CoordinatedOrders(Ruleset):
     faction_columns = (schemas.COMMAND_TOKENS,)
     state_schemas = (schemas.PLAYER_TURN, schemas.COMBAT_GROUPS, schemas.TROOPERS, schemas.TOOLS)
     order_schemas = (schemas.ORDERS, schemas.REACTIONS)
+    row_groups = {"orders": "co"}  # noqa: RUF012 - a refused row makes its whole Coordinated Order illegal
     gm_input_schemas = (schemas.FACTS,)
 
     # ----------------------------------------------------------------- check

@@ -125,6 +125,7 @@ class InnerSphere(Ruleset):
                      schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS,
                      schemas.COMMANDOS, schemas.UNREST, schemas.UNREST_MODS, schemas.KNOWN, schemas.NEUTRAL)
     order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.AGENCY, schemas.RESEARCH)
+    row_groups = {"movement": "ship"}  # noqa: RUF012 - a bad cell rejects the jumpship's whole chain
     gm_input_schemas = (schemas.COMBATS, schemas.ACCIDENTS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
