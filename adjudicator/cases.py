@@ -36,7 +36,7 @@ from adjudicator.engine.books import state_after, unbalanced
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows, TurnInput, TurnResult
 from adjudicator.engine.validity import check_orders, passed_orders, passed_sheets
-from adjudicator.i18n import render
+from adjudicator.i18n import render, ruleset_catalog
 from adjudicator.ledger import Ledger, LedgerLine
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import TableSchema, plain_rows
@@ -205,7 +205,7 @@ def resolve_case(data: Mapping[str, Any], ruleset: Ruleset | None = None) -> Tur
     campaign = campaign_of(ruleset, data)
     orders: dict[str, FactionOrders] = {}
     problems: dict[str, ProblemList] = {}
-    for faction, sheets in sorted(data.get("orders", {}).items()):
+    for faction, sheets in data.get("orders", {}).items():  # in the order the files come in
         if faction not in campaign.factions:
             raise CaseError(f"orders for {faction}, which is not in the factions table")
         found = ProblemList()
@@ -363,9 +363,10 @@ def run_case(case: Case, ruleset: Ruleset | None = None) -> list[str]:
     """Every difference between what the case expects and what its turn gives (empty: the case passes)."""
     try:
         ruleset = ruleset or find_ruleset(str(case.data["ruleset"]))
-        turn = resolve_case(case.data, ruleset)
-        sheet_default = ruleset.order_schemas[0].key if ruleset.order_schemas else ""
-        return compare(turn, case.data.get("expect", {}), sheet_default)
+        with ruleset_catalog(ruleset.locale()):
+            turn = resolve_case(case.data, ruleset)
+            sheet_default = ruleset.order_schemas[0].key if ruleset.order_schemas else ""
+            return compare(turn, case.data.get("expect", {}), sheet_default)
     except CaseError as error:
         return [f"the case cannot be run: {error}"]
     except Exception as error:  # noqa: BLE001 - a case that crashes the ruleset is a failure to report

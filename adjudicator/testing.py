@@ -30,7 +30,7 @@ from typing import Any
 
 from adjudicator.cases import CaseError, Turn, bundled_cases, campaign_of, resolve_case, run_case
 from adjudicator.engine.ruleset import Ruleset
-from adjudicator.i18n import LANGUAGES, render
+from adjudicator.i18n import LANGUAGES, render, ruleset_catalog
 from adjudicator.sheets import Kind, TableSchema
 
 #: A cell no column of a number or a choice can read: it makes its row fail the engine's checks.
@@ -59,6 +59,8 @@ def _resolve(ruleset: Ruleset, data: Mapping[str, Any]) -> Turn:
         return resolve_case(data, ruleset)
     except CaseError as error:
         raise ConformanceError(f"the example turn cannot be run: {error}") from error
+    except Exception as error:  # noqa: BLE001 - whatever the ruleset raises is what the check reports
+        raise ConformanceError(f"the turn failed: {type(error).__name__}: {error}") from error
 
 
 def fingerprint(turn: Turn, sort: bool = False) -> dict[str, Any]:
@@ -169,7 +171,10 @@ def check_rejected_rows(ruleset: Ruleset, example: Mapping[str, Any],
                 bad[group] = "KIT-OWN-GROUP"
             changed = copy.deepcopy(data)
             changed["orders"][faction][schema.key] = [*rows, bad]
-            turn = _resolve(ruleset, changed)
+            try:
+                turn = _resolve(ruleset, changed)
+            except ConformanceError as error:
+                raise ConformanceError(f"{faction} {schema.key}: with a rejected row added, {error}") from error
             row = 2 + len(rows)
             status, _ = turn.status(faction, schema.key, row)
             if status != "rejected":
@@ -261,6 +266,13 @@ RULESET_CHECKS: tuple[Callable[[Ruleset], None], ...] = (check_catalog, check_ca
 
 def conformance_failures(ruleset: Ruleset, example: Mapping[str, Any]) -> dict[str, str]:
     """Every check of the kit on ``ruleset``: {check name: what broke}; empty when it conforms."""
+    failures = {}
+    with ruleset_catalog(ruleset.locale()):
+        failures.update(_failures(ruleset, example))
+    return failures
+
+
+def _failures(ruleset: Ruleset, example: Mapping[str, Any]) -> dict[str, str]:
     failures = {}
     for check in EXAMPLE_CHECKS:
         try:

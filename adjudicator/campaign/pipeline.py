@@ -33,7 +33,7 @@ from adjudicator.engine.books import unbalanced
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
 from adjudicator.engine.validity import passed_orders, passed_sheets
-from adjudicator.i18n import Msg, msg
+from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
 from adjudicator.xlsx.safety import Limits
@@ -72,7 +72,9 @@ def opened(root: Path) -> Iterator[tuple[CampaignFolder, Campaign, Ruleset]]:
     folder = CampaignFolder(root)
     _require_master(folder)
     with folder.locked():
-        yield open_campaign(root)
+        folder_campaign_ruleset = open_campaign(root)
+        with ruleset_catalog(folder_campaign_ruleset[2].locale()):
+            yield folder_campaign_ruleset
 
 
 def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:

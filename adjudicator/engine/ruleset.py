@@ -183,6 +183,11 @@ class Ruleset(ABC):
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name
 
+    def locale(self) -> Traversable:
+        """The folder of the ruleset's own catalogs (``locale/<lang>/LC_MESSAGES/*.po`` in ``data_package``):
+        its texts are translated there first, and never by another ruleset's catalog."""
+        return self.data_file("locale")
+
     def parameters(self) -> ParameterTable:
         return ParameterTable.from_toml(self.data_file("parameters.toml"))
 
