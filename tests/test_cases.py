@@ -58,3 +58,13 @@ def test_the_cases_command_runs_a_rulesets_bundled_cases() -> None:
     assert (result.exit_code, result.output.strip().splitlines()[-1]) == (0, f"{count} passed, 0 failed")
     result = CliRunner().invoke(main, ["cases", "no_such_ruleset"])
     assert result.exit_code == 2
+
+
+def test_the_example_of_docs_cases_md_passes_as_written(tmp_path: Path) -> None:
+    import re
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "cases.md").read_text(encoding="utf-8")
+    example = re.search(r"## A case a GM can copy.*?```toml\n(.*?)\n```", page, re.DOTALL)
+    assert example is not None
+    (tmp_path / "build-beyond-the-treasury.toml").write_text(example.group(1), encoding="utf-8")
+    assert run_case(load_case(tmp_path / "build-beyond-the-treasury.toml")) == []
