@@ -160,6 +160,24 @@ def campaign_of(ruleset: Ruleset, data: Mapping[str, Any]) -> Campaign:
         raise CaseError(f"{ruleset.name} has no state table {', '.join(unknown)}")
     _, campaign = campaign_from_data({"settings": settings, "parameters": data.get("parameters", {}),
                                       "tables": tables})
+    return typed_state(ruleset, campaign, tables)
+
+
+def typed_state(ruleset: Ruleset, campaign: Campaign, tables: Mapping[str, Any]) -> Campaign:
+    """The state tables typed as campaign.xlsx's are (choice words to codes, numbers to numbers), so that a
+    case's state reaches the ruleset as the master workbook's would."""
+    from adjudicator.campaign.master import factions_schema
+
+    problems = ProblemList()
+    typed = {}
+    for schema in (factions_schema(ruleset), *ruleset.state_schemas):
+        frame = validate_table(table_of(schema, tables.get(schema.key, [])), problems, "campaign.xlsx")
+        typed[schema.key] = frame.drop(columns=["_invalid"])
+    if problems.has_errors():
+        raise CaseError("the state does not read: " + "; ".join(
+            f"{p.sheet} {p.cell}: {p.message.render()}" for p in problems.errors[:3]))
+    typed["factions"]["id"] = [str(v or "").strip().upper() for v in typed["factions"]["id"]]
+    campaign.tables = typed
     return campaign
 
 
