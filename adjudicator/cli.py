@@ -25,6 +25,7 @@ from adjudicator.campaign import pipeline
 from adjudicator.campaign.deadlines import missing_reasons
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
+from adjudicator.cases_command import cases_command
 from adjudicator.click_i18n import language_from_environment
 from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
@@ -313,6 +314,7 @@ main.add_command(console_command)
 main.add_command(verify_command)
 main.add_command(mail_group)
 main.add_command(publish_command)
+main.add_command(cases_command)
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,7 +12,9 @@ from __future__ import annotations
 import gettext
 import io
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -58,15 +60,47 @@ def catalog_files(lang: str) -> list[Traversable]:
     return found
 
 
-@cache
+#: The catalog folder (``<package>/locale``) of the ruleset being worked for, if any: its texts are looked up in
+#: its own catalog first, then in the core's, and never in another ruleset's.
+_RULESET_LOCALE: ContextVar[Traversable | None] = ContextVar("ruleset_locale", default=None)
+
+
+@contextmanager
+def ruleset_catalog(locale: Traversable | None) -> Iterator[None]:
+    """Within the block, messages are translated with the catalogs of ``locale`` (a ruleset's ``locale``
+    folder) first, then the core's; no other ruleset's catalog is used."""
+    token = _RULESET_LOCALE.set(locale)
+    try:
+        yield
+    finally:
+        _RULESET_LOCALE.reset(token)
+
+
+def scoped_catalog_files(lang: str, locale: Traversable) -> list[Traversable]:
+    """A ruleset's own ``.po`` files of ``lang`` (any domain), then the core's catalogs."""
+    folder = locale / lang / "LC_MESSAGES"
+    own = sorted((p for p in folder.iterdir() if p.name.endswith(".po")), key=lambda p: p.name) \
+        if folder.is_dir() else []
+    core = resources.files("adjudicator") / "locale" / lang / "LC_MESSAGES"
+    return [*own, core / f"{DOMAIN}.po",
+            *sorted((p for p in core.iterdir() if p.name.endswith(".po") and p.name != f"{DOMAIN}.po"),
+                    key=lambda p: p.name)]
+
+
 def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalogs of ``lang``, merged (English is the source language)."""
+    """The compiled catalogs of ``lang``, merged (English is the source language); inside
+    :func:`ruleset_catalog`, the ruleset's own catalog first and no other ruleset's."""
+    return _translations(lang, _RULESET_LOCALE.get())
+
+
+@cache
+def _translations(lang: str, locale: Traversable | None) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     if lang not in LANGUAGES:
         raise UnsupportedLanguageError(f"unsupported language: {lang!r}")
     merged: Catalog | None = None
-    for po in catalog_files(lang):
+    for po in catalog_files(lang) if locale is None else scoped_catalog_files(lang, locale):
         with po.open("rb") as handle:
             catalog = read_po(handle, locale=lang, domain=DOMAIN)
         if merged is None:

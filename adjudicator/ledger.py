@@ -7,11 +7,11 @@ that the ledger reconciles (opening balance + changes = closing balance) for eve
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 
-from adjudicator.i18n import N_, Msg, msg
+from adjudicator.i18n import Msg, msg
 
 #: An amount of a ledger: whole units, or exact decimals (``Decimal("31.25")``) for games that count cents.
 Amount = int | Decimal
@@ -27,12 +27,15 @@ class LedgerLine:
     balance: Amount
     cause: Msg
     reference: str = ""
+    #: The account in the reader's words (the ruleset's :meth:`~adjudicator.engine.ruleset.Ruleset.account_label`).
+    label: Msg | str | None = field(default=None, compare=False)
 
 
 class Ledger:
-    def __init__(self, turn: int) -> None:
+    def __init__(self, turn: int, labels: Callable[[str], Msg | str] | None = None) -> None:
         self.turn = turn
         self.lines: list[LedgerLine] = []
+        self.labels = labels
 
     def post(
         self,
@@ -46,8 +49,9 @@ class Ledger:
     ) -> None:
         if change == 0:
             return
+        label = self.labels(account) if self.labels is not None else None
         self.lines.append(
-            LedgerLine(self.turn, phase, faction, account, exact(change), exact(balance), cause, reference)
+            LedgerLine(self.turn, phase, faction, account, exact(change), exact(balance), cause, reference, label)
         )
 
     def for_faction(self, faction: str) -> list[LedgerLine]:
@@ -92,21 +96,16 @@ def unreconciled(
     return bad
 
 
-#: Phase names rulesets use in ledger lines (translated where they are shown).
-PHASES = (N_("pre-step"), N_("step 1"), N_("step 2"), N_("step 4"), N_("turn end"), N_("GM"))
-
-
 def account_label(account: str) -> Msg | str:
-    """``treasury`` and ``fleet@C4`` as the reader's words; other accounts as they are."""
+    """``treasury`` as the reader's word; other accounts as they are (a ruleset names its own accounts with
+    :meth:`~adjudicator.engine.ruleset.Ruleset.account_label`). Phase names are the ruleset's msgids."""
     if account == "treasury":
         return msg("treasury")
-    kind, _, where = account.partition("@")
-    if kind == "fleet" and where:
-        return msg("fleet in {square}", square=where)
     return account
 
 
 def ledger_row(line: LedgerLine) -> list[object]:
     """A ledger line as the cells of a Ledger sheet."""
-    return [line.turn, msg(line.phase), line.faction, account_label(line.account), line.change, line.balance,
+    label = line.label if line.label is not None else account_label(line.account)
+    return [line.turn, msg(line.phase), line.faction, label, line.change, line.balance,
             line.cause, line.reference]

@@ -77,3 +77,26 @@ def test_sheet_and_column_names_are_distinct_in_every_language(name: str) -> Non
                 headers = [fold(c.header_in(lang)) for c in schema.columns]
                 assert len(set(headers)) == len(headers), (name, schema.key, lang)
                 assert len(schema.title_in(lang)) <= 25
+
+
+# ------------------------------------------------------------------- the plugin test kit, as a third party uses it
+def _kit_params() -> list[object]:
+    from adjudicator import testing
+
+    checks = [*testing.EXAMPLE_CHECKS, *testing.RULESET_CHECKS]
+    return [pytest.param(name, check, id=f"{name}-{check.__name__}",
+                         marks=[pytest.mark.slow] if name == "inner_sphere" and check in testing.EXAMPLE_CHECKS
+                         else [])
+            for name in RULESETS for check in checks]
+
+
+@pytest.mark.parametrize(("name", "check"), _kit_params())
+def test_the_test_kit_passes_on_every_bundled_ruleset(name: str, check: object) -> None:
+    from adjudicator import testing
+    from adjudicator.paths import examples_root
+
+    ruleset = installed()[name]
+    if check in testing.RULESET_CHECKS:
+        check(ruleset)  # type: ignore[operator]
+    else:
+        check(ruleset, testing.load_example(examples_root() / name / "scenario.toml"))  # type: ignore[operator]

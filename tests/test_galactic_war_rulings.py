@@ -17,8 +17,9 @@ import pytest
 
 from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice, DiceError, Roll
+from adjudicator.engine.books import unbalanced
 from adjudicator.engine.ruleset import FactionOrders, SheetRows, TurnInput, TurnResult
-from adjudicator.ledger import Ledger, unreconciled
+from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList, Severity
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.combat import Member, Side
@@ -76,7 +77,7 @@ def resolve(data: dict[str, Any], sheets: dict[str, dict[str, list[dict[str, Any
     problems = ProblemList()
     result = ruleset.resolve(TurnInput(campaign, faction_orders, gm, "gm.xlsx", dice or ScriptedDice(), ledger,
                                        problems))
-    assert not unreconciled(result.opening_balances, ledger.lines, result.closing_balances)
+    assert not unbalanced(ruleset, campaign, result, ledger.lines)
     after = {r["id"]: r for r in result.tables["units"].to_dict("records")}
     return result, after, problems
 

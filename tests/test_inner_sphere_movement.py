@@ -62,7 +62,7 @@ def plan(tables: dict[str, pd.DataFrame], faction: str, specs: list[dict[str, An
     world = world_from_tables(tables)
     ledger = Ledger(1)
     ctx = Context({**PARAMS, **(params or {})}, 1, ledger, tariffs(None), world.copy(), {faction})
-    rows = [OrderRow(faction, "movement", n, spec["kind"], {"ship": ship, **spec})
+    rows = [OrderRow(faction, "movement", n, spec["kind"], {"ship": ship, **spec}, bool(spec.get("rejected")))
             for n, spec in enumerate(({**s, "kind": s["action"]} for s in specs), start=2)]
     area = movement.Map([(x["a"], x["b"]) for x in links or []], ctx.params["hex_layout"])
     outcomes, chains = movement.carry_out(world, ctx, faction, rows, area)
@@ -410,10 +410,10 @@ def test_example_replay_same_seed_same_routes_and_reading_order_changes_nothing(
 
 
 def test_a_row_with_a_bad_cell_rejects_its_whole_chain() -> None:
-    """A row that failed its cell checks (marked _invalid by the validation) takes its whole chain with it
+    """A row that failed its cell checks (refused by the engine) takes its whole chain with it
     (an invalid chain is rejected whole): nothing of the chain moves or is charged."""
     specs = codes(W1_CHAIN)
-    specs[2] = {**specs[2], "_invalid": True}
+    specs[2] = {**specs[2], "rejected": True}
     _, outcomes, chains, ledger = plan(w1_tables(), "K", specs, links=W1_LINKS)
     assert chains == [] and ledger.lines == []
     assert ("movement", 4) not in outcomes  # the bad row speaks through its own problem

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import Msg, msg
-from adjudicator.ledger import Ledger, LedgerLine, account_label, unreconciled
+from adjudicator.ledger import Ledger, LedgerLine, account_label, ledger_row, unreconciled
 
 CAUSE = msg("Income")
 
@@ -120,8 +121,16 @@ def test_unreconciled_does_not_change_the_opening_balances() -> None:
 def test_account_label() -> None:
     treasury = account_label("treasury")
     assert isinstance(treasury, Msg) and treasury.render("en") == "treasury"
-    fleet = account_label("fleet@C4")
+    assert account_label("fleet@C4") == "fleet@C4"  # the core knows no ruleset's accounts
+    star_sectors = find_ruleset("star_sectors")
+    fleet = star_sectors.account_label("fleet@C4")
     assert isinstance(fleet, Msg) and fleet.render("en") == "fleet in C4"
     assert fleet.params == {"square": "C4"}
-    assert account_label("stock:engines") == "stock:engines"
-    assert account_label("fleet@") == "fleet@"  # no square: shown as it is
+    assert star_sectors.account_label("stock:engines") == "stock:engines"
+    assert star_sectors.account_label("fleet@") == "fleet@"  # no square: shown as it is
+
+
+def test_a_ledger_labels_accounts_with_the_rulesets_words() -> None:
+    ledger = Ledger(1, find_ruleset("star_sectors").account_label)
+    ledger.post("step 1", "alpha", "fleet@C4", 5, 5, Msg("x"))
+    assert ledger_row(ledger.lines[0])[3].render("es") != "fleet@C4"

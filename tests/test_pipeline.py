@@ -79,6 +79,7 @@ def test_ledger_reconciles_for_every_faction(example: Path) -> None:
         monkey.undo()
     result, ledger = captured["result"], captured["ledger"]
     assert ledger.lines, "the example turn moves R"
+    assert result.opening_balances, "the engine read the books before the turn"
     assert unreconciled(result.opening_balances, ledger.lines, result.closing_balances) == []
     # And in the GM's workbook: per faction, opening treasury + treasury changes = closing treasury.
     before = {r[0]: r[3] for r in sheet_rows(example / "turns" / "T03" / "state_before.xlsx", "Factions", RU)[1:]}

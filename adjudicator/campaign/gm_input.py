@@ -68,7 +68,6 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
             rows.append(values)
         write_rows(sheet, 2, rows, lang)
         last = max(len(rows) + 1, 100)
-        keys = schema.keys()
         for index, column in enumerate(schema.columns, start=1):
             letter = sheet.cell(row=1, column=index).column_letter
             if column.kind is Kind.CHOICE:
@@ -76,12 +75,13 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                 validation = DataValidation(type="list", formula1=f'"{labels}"', allow_blank=True)
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
-            elif column.key == "winner" and "faction_a" in keys:
+            elif column.kind not in (Kind.INT, Kind.NUMBER) and not frame.empty:
                 for r, record in enumerate(frame.to_dict("records"), start=2):
-                    options = f'"{record.get("faction_a")},{record.get("faction_b")},DRAW"'
-                    validation = DataValidation(type="list", formula1=options, allow_blank=True)
-                    validation.add(f"{letter}{r}")
-                    sheet.add_data_validation(validation)
+                    options = ruleset.gm_row_choices(schema.key, record).get(column.key)
+                    if options:
+                        validation = DataValidation(type="list", formula1=f'"{",".join(options)}"', allow_blank=True)
+                        validation.add(f"{letter}{r}")
+                        sheet.add_data_validation(validation)
             elif column.kind in (Kind.INT, Kind.NUMBER) and column.minimum is not None:
                 validation = DataValidation(type="decimal", operator="between", formula1=str(column.minimum),
                                             formula2=str(column.maximum if column.maximum is not None else 10**9),

@@ -32,10 +32,12 @@ from adjudicator.campaign.submissions import (
 from adjudicator.dice import Dice
 from adjudicator.dice_keys import new_dice_key
 from adjudicator.dice_report import add_verification_tab
+from adjudicator.engine.books import unbalanced
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
-from adjudicator.i18n import Msg, msg
-from adjudicator.ledger import Ledger, unreconciled
+from adjudicator.engine.validity import passed_orders, passed_sheets
+from adjudicator.i18n import Msg, msg, ruleset_catalog
+from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import build_order_workbook
@@ -73,7 +75,9 @@ def opened(root: Path) -> Iterator[tuple[CampaignFolder, Campaign, Ruleset]]:
     folder = CampaignFolder(root)
     _require_master(folder)
     with folder.locked():
-        yield open_campaign(root)
+        folder_campaign_ruleset = open_campaign(root)
+        with ruleset_catalog(folder_campaign_ruleset[2].locale()):
+            yield folder_campaign_ruleset
 
 
 def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:
@@ -302,11 +306,11 @@ def _resolve(
         outcome.status = "missing"
         return outcome
 
-    orders: dict[str, FactionOrders] = {f: s.orders for f, s in taken.items() if s.orders is not None}
+    orders: dict[str, FactionOrders] = {f: passed_orders(s.orders) for f, s in taken.items() if s.orders is not None}
     gm_problems = ProblemList()
-    gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
+    gm_sheets = passed_sheets(read_gm_input(gm_path, ruleset, gm_problems)) if gm_path.exists() else None
     dice = dice_for_turn(folder.root, campaign, taken, used_seed)
-    ledger = Ledger(turn)
+    ledger = Ledger(turn, ruleset.account_label)
     result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
     outcome.gm_problems = gm_problems
     if result.needs_gm_input or (stop_for_gm and gm_sheets is None):
@@ -316,7 +320,7 @@ def _resolve(
         outcome.status = "waiting"
         outcome.gm_input = target
         return outcome
-    bad = unreconciled(result.opening_balances, ledger.lines, result.closing_balances)
+    bad = unbalanced(ruleset, campaign, result, ledger.lines)
     if bad:
         raise LedgerMismatchError(f"ledger does not reconcile: {bad[:5]}")
 

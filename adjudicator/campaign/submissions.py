@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
+from adjudicator.engine.validity import mark_rejected, passed_orders
 from adjudicator.i18n import msg
 from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList
 from adjudicator.sheets import TableSchema
@@ -102,7 +103,7 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
                        msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
     orders = FactionOrders(faction, path.name, read_sheets(book, ruleset.order_schemas, problems))
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
-        ruleset.validate_orders(campaign, faction, orders, problems)
+        ruleset.validate_orders(campaign, faction, passed_orders(orders), problems)
     mark_invalid_rows(orders, problems)
     problems.sort()
     submission.orders = orders
@@ -122,14 +123,7 @@ def read_sheets(book: WorkbookData, schemas: Sequence[TableSchema], problems: Pr
 
 
 def mark_invalid_rows(orders: FactionOrders, problems: ProblemList) -> None:
-    bad: dict[str, set[int]] = defaultdict(set)
-    for problem in problems.errors:
-        if problem.sheet and problem.row:
-            bad[problem.sheet].add(problem.row)
-    for sheet in orders.sheets.values():
-        rows = bad.get(sheet.sheet, set())
-        if rows:
-            sheet.frame.loc[sheet.frame.index.isin(list(rows)), "_invalid"] = True
+    mark_rejected(orders, problems)
 
 
 def flag_duplicates(submissions: list[Submission]) -> None:

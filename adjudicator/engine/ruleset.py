@@ -58,6 +58,10 @@ class SheetRows:
     frame: pd.DataFrame
     letters: dict[str, str]
     file: str
+    #: Rows the engine refused (sheet row -> typed values), never in ``frame``: a rule about a group of rows
+    #: (a jumpship's chain, a coordinated order) may read them to refuse the rest of the group. What is reported
+    #: for them is the engine's (their problems); see :mod:`adjudicator.engine.validity`.
+    rejected: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def cell(self, row: int, key: str) -> str:
         return f"{self.letters.get(key, 'A')}{row}"
@@ -83,7 +87,10 @@ class GmSheets:
         sheet = self.sheets.get(key)
         if sheet is None:
             return []
-        return [(n, r) for n, r in records(sheet.frame) if include_invalid or not r.get("_invalid")]
+        rows = records(sheet.frame)
+        if include_invalid:
+            rows = sorted([*rows, *sheet.rejected.items()], key=lambda item: item[0])
+        return rows
 
     def add_problem(self, code: str, key: str, row: int, column: str, message: Msg, hint: Msg | None = None,
                     severity: Severity = Severity.ERROR) -> None:
@@ -110,6 +117,7 @@ class OrderOutcome:
     row: int
     status: Status
     message: Msg
+    code: str = ""  # the stable code of a rejection (E05, V14...): what tests and scenario cases compare
 
 
 @dataclass
@@ -167,9 +175,18 @@ class Ruleset(ABC):
     order_schemas: tuple[TableSchema, ...] = ()
     #: Sheets the GM fills when a turn waits for decisions.
     gm_input_schemas: tuple[TableSchema, ...] = ()
+    #: Order sheets whose rows stand or fall together, by the column that groups them (a jumpship's chain, a
+    #: coordinated order): {sheet key: column key}. A rule about a group may read the rows the engine refused
+    #: (``SheetRows.rejected``); the test kit gives its rejected row a group of its own.
+    row_groups: dict[str, str] = {}  # noqa: RUF012 - a declaration, never changed
 
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name
+
+    def locale(self) -> Traversable:
+        """The folder of the ruleset's own catalogs (``locale/<lang>/LC_MESSAGES/*.po`` in ``data_package``):
+        its texts are translated there first, and never by another ruleset's catalog."""
+        return self.data_file("locale")
 
     def parameters(self) -> ParameterTable:
         return ParameterTable.from_toml(self.data_file("parameters.toml"))
@@ -220,6 +237,23 @@ class Ruleset(ABC):
     def preview_cost(self, campaign: Campaign, faction: str, row: dict[str, Any]) -> float:
         """What the template's cost column should show for an order row (the engine's own figure)."""
         return 0
+
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any] | None:
+        """What the campaign's state holds on each ledger account: {(faction, account): amount}. The engine
+        reads it before and after a turn and checks that the ledger leads from one to the other (see
+        :mod:`adjudicator.engine.books`). None: the ruleset keeps no accounts."""
+        return None
+
+    def account_label(self, account: str) -> Msg | str:
+        """A ledger account in the reader's words (``fleet@C4`` → "fleet in C4"); ``treasury`` by default."""
+        from adjudicator.ledger import account_label
+
+        return account_label(account)
+
+    def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[str]]:
+        """Values offered in the dropdowns of one row of a GM input sheet, by column key (e.g. the two sides of
+        a battle and DRAW for its winner)."""
+        return {}
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         """Values offered in dropdowns of the order template, by column key."""

@@ -43,8 +43,6 @@ def read_facts(sheet: SheetRows | None) -> dict[FactKey, Fact]:
         return {}
     out = {}
     for row, r in records(sheet.frame):
-        if r.get("_invalid"):
-            continue
         key = (ident(r.get("co")), int(r.get("skill") or 0), ident(r.get("trooper")))
         met = r.get("met")
         raw = str(r.get("against") or "").strip()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.outcome import rejection_problem
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
@@ -52,14 +53,21 @@ PHASE = N_("Orders Phase")
 
 
 def _problem(rejection: Rejection, sheet: SheetRows) -> Problem:
-    return Problem(rejection.code, Severity.ERROR, rejection.message, rejection.hint, file=sheet.file,
-                   sheet=sheet.sheet, cell=sheet.cell(rejection.row, rejection.column), row=rejection.row)
+    return rejection_problem(sheet, rejection.row, rejection)
 
 
 def _rows(orders: FactionOrders | None, key: str) -> Any:
     if orders is None or key not in orders.sheets:
         return None
-    return orders.sheets[key].frame
+    return orders.sheets[key]
+
+
+def accounts(game: Game) -> dict[tuple[str, str], int]:
+    out = {(f, "command_tokens"): n for f, n in game.tokens.items()}
+    out.update({(f, f"regular_orders@CG{g}"): n for (f, g), n in game.orders.items()})
+    out.update({(t.faction, f"own_order@{t.id}"): t.own_orders for t in game.troopers.values()
+                if t.training == "IRREGULAR"})
+    return out
 
 
 def spent_illegal(v: coordinated.Verdict) -> bool:
@@ -76,6 +84,7 @@ class CoordinatedOrders(Ruleset):
     faction_columns = (schemas.COMMAND_TOKENS,)
     state_schemas = (schemas.PLAYER_TURN, schemas.COMBAT_GROUPS, schemas.TROOPERS, schemas.TOOLS)
     order_schemas = (schemas.ORDERS, schemas.REACTIONS)
+    row_groups = {"orders": "co"}  # noqa: RUF012 - a refused row makes its whole Coordinated Order illegal
     gm_input_schemas = (schemas.FACTS,)
 
     # ----------------------------------------------------------------- check
@@ -83,14 +92,14 @@ class CoordinatedOrders(Ruleset):
         """V01–V19 at their cells, with tokens and Orders spent in row order; A01 and A03 of the AROs."""
         game = game_from_tables(campaign.tables)
         sheet = orders.sheets.get("orders")
-        if sheet is not None and len(sheet.frame):
-            decs = coordinated.declarations(faction, sheet.frame)
+        if sheet is not None and (len(sheet.frame) or sheet.rejected):
+            decs = coordinated.declarations(faction, sheet)
             for verdict in coordinated.sequence(game.copy(), faction, decs, campaign.parameters):
                 for error in verdict.errors:
                     problems.add(_problem(error, sheet))
         sheet = orders.sheets.get("reactions")
         if sheet is not None and len(sheet.frame):
-            rows = [r for r in reactions.reactions(faction, sheet.frame) if not r.invalid]
+            rows = reactions.reactions(faction, sheet)
             for error in reactions.static_errors(game, rows):
                 problems.add(_problem(error, sheet))
 
@@ -124,6 +133,9 @@ class CoordinatedOrders(Ruleset):
         from adjudicator.rulesets.coordinated_orders.dice_viewers import roll_viewers
 
         return roll_viewers(purposes, campaign.tables, sorted(campaign.factions))
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Command Tokens, Regular Orders by Combat Group, and each Irregular trooper's own Order."""
+        return accounts(game_from_tables(campaign.tables))
 
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
@@ -132,16 +144,16 @@ class CoordinatedOrders(Ruleset):
         game = start.copy()
         verdicts: list[coordinated.Verdict] = []
         for faction in sorted(campaign.factions):
-            frame = _rows(turn.orders.get(faction), "orders")
-            if frame is not None and len(frame):
-                verdicts += coordinated.sequence(game, faction, coordinated.declarations(faction, frame), params)
+            sheet = _rows(turn.orders.get(faction), "orders")
+            if sheet is not None and (len(sheet.frame) or sheet.rejected):
+                verdicts += coordinated.sequence(game, faction, coordinated.declarations(faction, sheet), params)
         legal = {v.declaration.co: v for v in verdicts if v.legal and v.declaration.faction == start.active}
         judged: list[reactions.Judged] = []
         for faction in sorted(campaign.factions):
-            frame = _rows(turn.orders.get(faction), "reactions")
-            if frame is None:
+            sheet = _rows(turn.orders.get(faction), "reactions")
+            if sheet is None:
                 continue
-            rows = [r for r in reactions.reactions(faction, frame) if not r.invalid]
+            rows = reactions.reactions(faction, sheet)
             reactions.static_errors(start, rows)  # binds each row to its trooper
             judged += [reactions.judge(r, legal.get(r.co)) for r in rows]
 
@@ -172,9 +184,8 @@ class CoordinatedOrders(Ruleset):
                         faces = turn.dice.roll(x.purpose, params["die"], x.b_eff).values
                         dice[x.purpose] = judge_dice(faces, x.value or 0, params["die"])
 
-        opening, closing = self._ledger(start, game, verdicts, turn)
-        result = TurnResult(tables=game_to_tables(game, campaign.tables), opening_balances=opening,
-                            closing_balances=closing)
+        self._ledger(start, verdicts, turn)
+        result = TurnResult(tables=game_to_tables(game, campaign.tables))
         result.outcomes = self._outcomes(verdicts, judged, plans)
         reporter = Reporter(campaign, start, game, verdicts, judged, plans, dice, facts)
         result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
@@ -220,15 +231,7 @@ class CoordinatedOrders(Ruleset):
                 msg("Write the IDs of reactive troopers of this CO, NONE for a Normal Roll, or leave it empty."),
                 file=turn.gm_input_file, sheet=sheet.sheet, cell=sheet.cell(fact.row, "against"), row=fact.row))
 
-    def _ledger(self, start: Game, end: Game, verdicts: list[coordinated.Verdict],
-                turn: TurnInput) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
-        def accounts(game: Game) -> dict[tuple[str, str], int]:
-            out = {(f, "command_tokens"): n for f, n in game.tokens.items()}
-            out.update({(f, f"regular_orders@CG{g}"): n for (f, g), n in game.orders.items()})
-            out.update({(t.faction, f"own_order@{t.id}"): t.own_orders for t in game.troopers.values()
-                        if t.training == "IRREGULAR"})
-            return out
-
+    def _ledger(self, start: Game, verdicts: list[coordinated.Verdict], turn: TurnInput) -> None:
         running = accounts(start)
         for v in verdicts:
             used = v.consumption
@@ -249,7 +252,6 @@ class CoordinatedOrders(Ruleset):
             for account, change, cause in changes:
                 running[(f, account)] = running.get((f, account), 0) + change
                 turn.ledger.post(PHASE, f, account, change, running[(f, account)], cause, ref)
-        return accounts(start), accounts(end)
 
     def _outcomes(self, verdicts: list[coordinated.Verdict], judged: list[reactions.Judged],
                   plans: dict[str, Plan]) -> list[OrderOutcome]:

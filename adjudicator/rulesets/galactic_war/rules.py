@@ -10,13 +10,13 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.outcome import rejection_problem
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
-    OrderOutcome,
     Ruleset,
     SheetRows,
-    Status,
     TurnInput,
     TurnResult,
 )
@@ -44,9 +44,7 @@ def valid_rows(orders: FactionOrders | None, key: str) -> tuple[SheetRows | None
     sheet = orders.sheets.get(key) if orders else None
     if sheet is None:
         return None, []
-    rows = [(n, r) for n, r in records(sheet.frame)
-            if not r.get("_invalid") and any(r.get(k) not in (None, "") for k in sheet.frame.columns
-                                             if k != "_invalid")]
+    rows = [(n, r) for n, r in records(sheet.frame) if any(v not in (None, "") for v in r.values())]
     return sheet, rows
 
 
@@ -153,6 +151,10 @@ class GalacticWar(Ruleset):
         return roll_viewers(purposes, campaign.factions)
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Each race's credits, its units by type and system, its docks."""
+        return balances(world_from_tables(campaign.tables, campaign.parameters))
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         if turn.gm_input is None:
             # The Placement segment needs the Rulers' purchase list, a GM input (spec §1, §4.5, §6.4): the turn
@@ -223,7 +225,7 @@ class GalacticWar(Ruleset):
 
         # 4. Placement of the units the Rulers bought.
         purchases = turn.gm_input.get("purchases") if turn.gm_input else None
-        rows = [(n, r) for n, r in records(purchases.frame) if not r.get("_invalid")] if purchases else []
+        rows = records(purchases.frame) if purchases else []
         placements = place_all(world, snapshot, rows, campaign.turn, params, dna, books)
         for placement in placements:
             if placement.problem and purchases is not None:
@@ -239,10 +241,7 @@ class GalacticWar(Ruleset):
         result = TurnResult(
             tables=world_to_tables(world, campaign.tables["factions"], campaign.tables.get("unit_types"),
                                    campaign.tables.get("systems")),
-            outcomes=[OrderOutcome(race, sheet, row, Status.REJECTED if isinstance(o, Rejection) else Status.DONE,
-                                   o.message) for (race, sheet, row), o in sorted(outcomes.items())],
-            opening_balances=balances(snapshot),
-            closing_balances=balances(world),
+            outcomes=engine_outcomes(outcomes),
         )
         reporter = Reporter(campaign, snapshot, world, battles, invasions, placements, ctx)
         result.faction_reports = {race: reporter.faction(race) for race in races}
@@ -269,5 +268,4 @@ class GalacticWar(Ruleset):
 
 
 def _problem(rejection: Rejection, sheet: SheetRows, row: int) -> Problem:
-    return Problem(rejection.code, Severity.ERROR, rejection.message, rejection.hint, file=sheet.file,
-                   sheet=sheet.sheet, cell=sheet.cell(row, rejection.column), row=row)
+    return rejection_problem(sheet, row, rejection)

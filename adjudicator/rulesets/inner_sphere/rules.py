@@ -16,12 +16,12 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.outcome import rejection_problem
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
-    OrderOutcome,
     Ruleset,
-    Status,
     TurnInput,
     TurnResult,
 )
@@ -48,7 +48,8 @@ PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("movement", move
 
 
 def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
-    """The valid rows of a faction's order sheets, in the order they are paid."""
+    """The rows of a faction's order sheets that passed, in the order they are paid (and the refused movement
+    rows, marked, for the chain rule)."""
     if orders is None:
         return []
     rows = []
@@ -56,11 +57,12 @@ def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
         sheet = orders.sheets.get(key)
         if sheet is None:
             continue
-        for number, values in records(sheet.frame):
-            if values.get("_invalid") and key != "movement":
-                continue  # reported with its problem; a movement row also rejects its whole chain (A-rulings)
-            kind = values.get({"movement": "action", "agency": "op"}.get(key, "kind"))
-            rows.append(OrderRow(orders.faction, key, int(number), str(kind), dict(values)))
+        column = {"movement": "action", "agency": "op"}.get(key, "kind")
+        passed = [(n, v, False) for n, v in records(sheet.frame)]
+        # a refused movement row rejects its whole chain (A-rulings): the chain rule sees it, nothing else does
+        refused = [(n, v, True) for n, v in sheet.rejected.items()] if key == "movement" else []
+        for number, values, rejected in sorted(passed + refused, key=lambda item: item[0]):
+            rows.append(OrderRow(orders.faction, key, int(number), str(values.get(column)), dict(values), rejected))
     return rows
 
 
@@ -123,6 +125,7 @@ class InnerSphere(Ruleset):
                      schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS,
                      schemas.COMMANDOS, schemas.UNREST, schemas.UNREST_MODS, schemas.KNOWN, schemas.NEUTRAL)
     order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.AGENCY, schemas.RESEARCH)
+    row_groups = {"movement": "ship"}  # noqa: RUF012 - a bad cell rejects the jumpship's whole chain
     gm_input_schemas = (schemas.COMBATS, schemas.ACCIDENTS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
@@ -142,8 +145,7 @@ class InnerSphere(Ruleset):
         for (key, row), outcome in sorted(done.items(), key=lambda item: (item[0][0], item[0][1])):
             sheet = orders.sheets[key]
             if isinstance(outcome, Rejection) and not outcome.quiet:
-                problems.add(Problem(outcome.code, Severity.ERROR, outcome.message, outcome.hint, file=sheet.file,
-                                     sheet=sheet.sheet, cell=sheet.cell(row, outcome.column), row=row))
+                problems.add(rejection_problem(sheet, row, outcome))
             elif isinstance(outcome, Done) and outcome.warning is not None:
                 problems.add(Problem("W-MOV-PATH", Severity.WARNING, outcome.warning, None, file=sheet.file,
                                      sheet=sheet.sheet, cell=sheet.cell(row, "hexes"), row=row))
@@ -173,12 +175,16 @@ class InnerSphere(Ruleset):
         return roll_viewers(purposes, campaign.factions)
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Each faction's treasury, in C."""
+        treasury = world_from_tables(campaign.tables).treasury
+        return {(f, ACCOUNT): treasury.get(f, 0) for f in sorted(campaign.factions)}
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()
         ctx = self.context(campaign, turn.ledger, snapshot)
-        opening = {(f, ACCOUNT): snapshot.treasury.get(f, 0) for f in sorted(campaign.factions)}
 
         events = apply_sales_due(world, campaign.turn)
         outcomes: dict[tuple[str, str, int], Done | Rejection] = {}
@@ -190,7 +196,7 @@ class InnerSphere(Ruleset):
         spies = agency.resolve(world, ctx, turn.dice, factions)
         for op in spies.ops:
             if op.result is not None:
-                outcomes[(op.faction, "agency", op.row)] = Done(op.result, op.cost)
+                outcomes[(op.faction, "agency", op.row)] = Done(op.result, cost=op.cost)
         lines: dict[str, list[research_phase.LineResult]] = {}
         attempts: dict[str, list[research_phase.FactoryAttempt]] = {}
         for faction in sorted(campaign.factions):
@@ -229,13 +235,7 @@ class InnerSphere(Ruleset):
         tables = world_to_tables(world, campaign.tables)
         result = TurnResult(
             tables=tables,
-            outcomes=[
-                OrderOutcome(faction, key, row, Status.REJECTED if isinstance(o, Rejection) else Status.DONE,
-                             o.message)
-                for (faction, key, row), o in sorted(outcomes.items())
-            ],
-            opening_balances=opening,
-            closing_balances={(f, ACCOUNT): world.treasury.get(f, 0) for f in sorted(campaign.factions)},
+            outcomes=engine_outcomes(outcomes),
         )
         reporter = Reporter(campaign, snapshot, world, turn.ledger, turn.dice, lines, attempts, events, moves, fights,
                             spies)

@@ -26,7 +26,7 @@ def theft_rows(orders: dict[str, FactionOrders]) -> list[tuple[str, int, dict[st
         if sheet is None:
             continue
         for row, values in records(sheet.frame):
-            if values.get("order") == "THEFT" and not values.get("_invalid"):
+            if values.get("order") == "THEFT":
                 found.append((faction, row, values))
     return found
 

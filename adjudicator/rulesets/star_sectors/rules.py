@@ -13,18 +13,18 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.outcome import rejection_problem
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
     GmSheets,
-    OrderOutcome,
     Ruleset,
     SheetRows,
-    Status,
     TurnInput,
     TurnResult,
 )
-from adjudicator.i18n import N_, msg
+from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import NullLedger
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.star_sectors import schemas
@@ -48,6 +48,9 @@ from adjudicator.rulesets.star_sectors.state import (
 )
 from adjudicator.sheets import records
 
+#: The phases of a turn named in ledger lines (translated where they are shown).
+LEDGER_PHASES = (N_("pre-step"), N_("step 1"), N_("step 2"), N_("step 4"), N_("turn end"), N_("GM"))
+
 PRESTEP = ("BUILD", "FEASIBILITY", "RESEARCH_PAY", "DISBAND")
 
 #: The fields each order type needs, by column key.
@@ -62,14 +65,12 @@ REQUIRED = {
 
 
 def order_rows(orders: FactionOrders) -> list[OrderRow]:
-    """The valid rows of a faction's order sheet, in sheet order."""
+    """The rows of a faction's order sheet that passed (the engine hands no other), in sheet order."""
     sheet = orders.sheets.get("orders")
     if sheet is None:
         return []
     rows = []
     for number, row in records(sheet.frame):
-        if row.get("_invalid"):
-            continue
         path = tuple(square_id(p) for p in str(row.get("path") or "").replace(",", " ").replace("→", " ").split())
         amount = row.get("amount")
         rows.append(
@@ -189,6 +190,19 @@ class StarSectors(Ruleset):
         schemas.ADJUSTMENTS,
     )
 
+    def account_label(self, account: str) -> Msg | str:
+        """``fleet@C4`` is the faction's fleet in C4; other accounts as the engine names them."""
+        kind, _, where = account.partition("@")
+        if kind == "fleet" and where:
+            return msg("fleet in {square}", square=where)
+        return super().account_label(account)
+
+    def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[str]]:
+        """A battle's winner is one of its two sides, or DRAW."""
+        if schema_key == schemas.BATTLES.key:
+            return {"winner": [str(row.get("faction_a")), str(row.get("faction_b")), "DRAW"]}
+        return {}
+
     # ----------------------------------------------------------------- check
     def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
         """Every row checked against the snapshot, and the faction's own spending simulated, so that a
@@ -267,13 +281,16 @@ class StarSectors(Ruleset):
         }
 
     # --------------------------------------------------------------- resolve
+    def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
+        """Each treasury, and each fleet by its square."""
+        return _balances(world_from_tables(campaign.tables))
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()
         ctx = Context(params, campaign.turn, turn.ledger, set(campaign.factions))
-        opening = _balances(snapshot)
 
         outcomes: dict[tuple[str, int], Done | Rejection] = {}
         moves: list[tuple[OrderRow, int]] = []
@@ -332,16 +349,7 @@ class StarSectors(Ruleset):
 
         result = TurnResult(
             tables=world_to_tables(world, campaign.tables["factions"]),
-            outcomes=[
-                OrderOutcome(
-                    faction, "orders", row,
-                    Status.REJECTED if isinstance(o, Rejection) else Status.PARTIAL if o.partial else Status.DONE,
-                    o.message,
-                )
-                for (faction, row), o in sorted(outcomes.items())
-            ],
-            opening_balances=opening,
-            closing_balances=_balances(world),
+            outcomes=engine_outcomes({(faction, "orders", row): o for (faction, row), o in outcomes.items()}),
         )
         reporter = Reporter(campaign, snapshot, after_moves, pre_battle, world, fights, results, square_results,
                             terms, held, turn.ledger, outcomes, turn.orders, moves)
@@ -357,7 +365,7 @@ def _balances(world: World) -> dict[tuple[str, str], int]:
 
 
 def _problem(rejection: Rejection, sheet: SheetRows, row: int) -> Problem:
-    return sheet.problem(rejection.code, row, rejection.column, rejection.message, rejection.hint)
+    return rejection_problem(sheet, row, rejection)
 
 
 class GmInputs(GmSheets):

@@ -4,22 +4,11 @@ messages shown in one cell."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.engine.outcome import Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import Msg
 from adjudicator.rulesets.coordinated_orders.state import ident
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """A declaration error at a cell: ``column`` is the column key of the offending cell in ``row``."""
-
-    code: str
-    message: Msg
-    row: int
-    column: str
-    hint: Msg | None = None
 
 
 def targets_in(text: str | None) -> list[str]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.validity import with_rejected
 from adjudicator.i18n import Msg, fold, msg
 from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, joined, targets_in
 from adjudicator.rulesets.coordinated_orders.skills import skill
 from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game, Trooper, ident
-from adjudicator.sheets import records
 
 
 @dataclass(frozen=True)
@@ -71,10 +71,11 @@ class Verdict:
     consumption: Consumption | None = None
 
 
-def declarations(faction: str, frame: Any) -> list[Declaration]:
-    """The COs of a sheet, in the order of their first row."""
+def declarations(faction: str, sheet: Any) -> list[Declaration]:
+    """The COs of a sheet, in the order of their first row; a CO with a row the engine refused is illegal
+    whole, so the refused rows are read too (marked ``invalid``)."""
     found: dict[str, Declaration] = {}
-    for row, r in records(frame):
+    for row, r in with_rejected(sheet):
         co = ident(r.get("co"))
         if not co:
             co = f"#{row}"  # a row without a code (reported by the core as C03) stands alone
@@ -87,7 +88,7 @@ def declarations(faction: str, frame: Any) -> list[Declaration]:
             bonus = r.get(f"bonus{k}")
             skills[k] = Declared(str(code or ""), str(r.get(f"tool{k}") or "").strip(),
                                  str(r.get(f"target{k}") or "").strip(), int(bonus) if bonus is not None else 0)
-        entry = Entry(row, ident(r.get("trooper")), r.get("spearhead") == "YES", skills, bool(r.get("_invalid")))
+        entry = Entry(row, ident(r.get("trooper")), r.get("spearhead") == "YES", skills, row in sheet.rejected)
         found.setdefault(co, Declaration(faction, co, [])).entries.append(entry)
     return list(found.values())
 
@@ -115,16 +116,16 @@ def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[
     first = dec.first_row
     if game.active != dec.faction or game.phase != "ORDERS":
         errors.append(Rejection("V01", msg("A Coordinated Order can only be declared during the Orders Phase of "
-                                           "your Active Turn."), first, "co"))
+                                           "your Active Turn."), row=first, column="co"))
     count = len(dec.entries)
     if count > params["max_participants"]:
         errors.append(Rejection("V04", msg_n_participants(count, params["max_participants"]),
-                                dec.entries[params["max_participants"]].row, "trooper",
-                                msg("Take the extra troopers out of this CO.")))
+                                row=dec.entries[params["max_participants"]].row, column="trooper",
+                                hint=msg("Take the extra troopers out of this CO.")))
     if count < params["min_participants"]:
         errors.append(Rejection("V05", msg("A Coordinated Order needs at least {n} Troopers.",
-                                           n=params["min_participants"]), first, "co",
-                                msg("Add participants, or give the trooper an Order of its own.")))
+                                           n=params["min_participants"]), row=first, column="co",
+                                hint=msg("Add participants, or give the trooper an Order of its own.")))
     seen: set[str] = set()
     for e in dec.entries:
         trooper = game.troopers.get(e.ref)
@@ -138,17 +139,17 @@ def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[
                    else msg("it is listed twice") if trooper.id in seen
                    else msg("it cannot receive Orders"))
             errors.append(Rejection("V11", msg("{id} cannot take part in this Order: {why}.", id=e.ref or "?",
-                                               why=why), e.row, "trooper"))
+                                               why=why), row=e.row, column="trooper"))
             if trooper is not None and trooper.id in seen:
                 e.trooper = None
             continue
         seen.add(trooper.id)
         if trooper.link in ("PERIPHERAL", "CONTROLLER"):
             errors.append(Rejection("V09", msg("{id} is a Peripheral or a Controller and cannot join a Coordinated "
-                                               "Order.", id=e.ref), e.row, "trooper"))
+                                               "Order.", id=e.ref), row=e.row, column="trooper"))
         if trooper.fireteam and params["fireteam_module_enabled"]:
             errors.append(Rejection("V10", msg("{id} belongs to a Fireteam and cannot join a Coordinated Order.",
-                                               id=e.ref), e.row, "trooper"))
+                                               id=e.ref), row=e.row, column="trooper"))
     known = [e for e in dec.entries if e.trooper is not None]
     reference = next((e for e in known if e.spearhead), known[0] if known else None)
     if reference is not None:
@@ -158,20 +159,21 @@ def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[
             for e in known:
                 if e.trooper.combat_group != reference.trooper.combat_group:  # type: ignore[union-attr]
                     errors.append(Rejection("V06", msg("All participants must belong to the same Combat Group "
-                                                       "({list}).", list=listed), e.row, "trooper"))
+                                                       "({list}).", list=listed), row=e.row, column="trooper"))
         trainings = {e.trooper.training for e in known}  # type: ignore[union-attr]
         if len(trainings) > 1:
             listed = _grouped(known, lambda e: e.trooper.training, _training)
             for e in known:
                 if e.trooper.training != reference.trooper.training:  # type: ignore[union-attr]
                     errors.append(Rejection("V07", msg("Participants must all be Regular or all be Irregular "
-                                                       "({list}).", list=listed), e.row, "trooper"))
+                                                       "({list}).", list=listed), row=e.row, column="trooper"))
     heads = [e for e in dec.entries if e.spearhead]
     if len(heads) != 1:
         at = heads[1:] if heads else dec.entries[:1]
         for e in at:
-            errors.append(Rejection("V08", msg("Designate exactly one participant as Spearhead."), e.row,
-                                    "spearhead", msg("Write YES in the Spearhead column of one row of the CO.")))
+            errors.append(Rejection("V08", msg("Designate exactly one participant as Spearhead."), row=e.row,
+                                    column="spearhead",
+                                    hint=msg("Write YES in the Spearhead column of one row of the CO.")))
     errors += _skill_errors(dec)
     return errors
 
@@ -204,18 +206,19 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
             if k == 2 and before is not None and skill(before.code) is not None and skill(before.code).entire_order:  # type: ignore[union-attr]
                 if d is not None:
                     errors.append(Rejection("V12", msg("{id} declared an Entire Order as its first Skill and "
-                                                       "cannot declare a second Skill.", id=e.ref), e.row, column))
+                                                       "cannot declare a second Skill.", id=e.ref),
+                                            row=e.row, column=column))
                 continue
             if k == 1 and jump_mode:
                 if d is None or d.code not in ("JUMP", "JUMP_ENTIRE", "IDLE"):
                     errors.append(Rejection("V12", msg("All participants must declare the same Skills in the same "
                                                        "sequence (Skill {k}: {a} vs {b}).", k=k,
                                                        a=_label(d.code if d else ""), b=_label("JUMP")),
-                                            e.row, column,
-                                            msg("With Jump as first Skill, declare Jump or Idle.")))
+                                            row=e.row, column=column,
+                                            hint=msg("With Jump as first Skill, declare Jump or Idle.")))
                 elif d.code == "JUMP" and e.trooper is not None and not e.trooper.super_jump:
                     errors.append(Rejection("V18", msg("{id} lacks Super-Jump: declare Jump as an Entire Order, or "
-                                                       "Idle.", id=e.ref), e.row, column))
+                                                       "Idle.", id=e.ref), row=e.row, column=column))
                 continue
             active.append(e)
         if not active:
@@ -233,11 +236,12 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
             this = skill(code)
             if this is not None and base_skill is not None and this.family == base_skill.family:
                 errors.append(Rejection("V13", msg("{x} is a different Skill from {y}; every participant must "
-                                                   "declare {y}.", x=_label(code), y=_label(base_code)), e.row, column))
+                                                   "declare {y}.", x=_label(code), y=_label(base_code)),
+                                        row=e.row, column=column))
             else:
                 errors.append(Rejection("V12", msg("All participants must declare the same Skills in the same "
                                                    "sequence (Skill {k}: {a} vs {b}).", k=k, a=_label(code),
-                                                   b=_label(base_code)), e.row, column))
+                                                   b=_label(base_code)), row=e.row, column=column))
         if base_skill is None:
             continue
         same = [e for e in active if e.skills.get(k) is not None and e.skills[k].code == base_skill.code]  # type: ignore[union-attr]
@@ -256,7 +260,7 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
                         else:
                             message = msg("All participants must use the same Hacking Program ({programs}).",
                                           programs=shown)
-                        errors.append(Rejection(base_skill.compare_tool, message, e.row, f"tool{k}"))
+                        errors.append(Rejection(base_skill.compare_tool, message, row=e.row, column=f"tool{k}"))
     return errors
 
 
@@ -272,8 +276,9 @@ def _tool_errors(dec: Declaration, same: list[Entry], k: int, code: str) -> list
         needs_tool = bool(info.attack)
         if (d.tool and e.trooper.tool(d.tool) is None) or (needs_tool and not d.tool):
             errors.append(Rejection("V19", msg("{id} has no {tool} in its roster.", id=e.ref, tool=d.tool or "—"),
-                                    e.row, f"tool{k}", msg("Write one of the weapons or pieces of Equipment of "
-                                                           "the trooper's roster.")))
+                                    row=e.row, column=f"tool{k}",
+                                    hint=msg("Write one of the weapons or pieces of Equipment of "
+                                             "the trooper's roster.")))
     return errors
 
 
@@ -289,8 +294,8 @@ def _target_errors(same: list[Entry], k: int, code: str, base: Entry) -> list[Re
         targets = targets_in(e.skills[k].target)  # type: ignore[union-attr]
         if len(targets) != 1 or targets != base_targets or len(base_targets) != 1:
             errors.append(Rejection("V14", msg("All participants must designate the same single target for {skill} "
-                                               "({targets}).", skill=_label(code), targets=shown), e.row,
-                                    f"target{k}"))
+                                               "({targets}).", skill=_label(code), targets=shown), row=e.row,
+                                    column=f"target{k}"))
     return errors
 
 
@@ -334,10 +339,11 @@ def _resource_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> li
     first = dec.first_row
     if game.tokens.get(dec.faction, 0) < params["cost_command_tokens"]:
         errors.append(Rejection("V02", msg("You have no Command Token left to spend on a Coordinated Order."),
-                                first, "co"))
+                                row=first, column="co"))
     pool = game.orders.get((dec.faction, cg), 0)
     if pool < params["cost_regular_orders"]:
-        errors.append(Rejection("V03", msg("Combat Group {n} has no Regular Order left.", n=cg), first, "co"))
+        errors.append(Rejection("V03", msg("Combat Group {n} has no Regular Order left.", n=cg), row=first,
+                                column="co"))
         return errors
     left = pool - params["cost_regular_orders"]
     for trooper in forfeiters(dec, params):
@@ -348,7 +354,7 @@ def _resource_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> li
             pass
         else:
             errors.append(Rejection("V17", msg("{id} would lose its own Order this Player Turn, but it has none "
-                                               "available.", id=trooper.id), row, "trooper"))
+                                               "available.", id=trooper.id), row=row, column="trooper"))
     return errors
 
 

@@ -46,12 +46,13 @@ class Judged:
     reason: Msg | None = None
 
 
-def reactions(faction: str, frame: Any) -> list[Reaction]:
+def reactions(faction: str, sheet: Any) -> list[Reaction]:
+    """The AROs of a sheet that passed."""
     out = []
-    for row, r in records(frame):
+    for row, r in records(sheet.frame):
         out.append(Reaction(faction, row, ident(r.get("co")), ident(r.get("reactive")), str(r.get("aro") or ""),
                             str(r.get("tool") or "").strip(), str(r.get("target") or "").strip(),
-                            r.get("delayed") == "YES", bool(r.get("_invalid"))))
+                            r.get("delayed") == "YES", False))
     return out
 
 
@@ -61,29 +62,29 @@ def static_errors(game: Game, rows: list[Reaction]) -> list[Rejection]:
     seen: set[tuple[str, str]] = set()
     for r in rows:
         if r.faction == game.active:
-            errors.append(Rejection("A03", msg("Only the reactive player declares AROs."), r.row, "co"))
+            errors.append(Rejection("A03", msg("Only the reactive player declares AROs."), row=r.row, column="co"))
             continue
         trooper = game.troopers.get(r.ref)
         trooper = trooper if trooper is not None and trooper.faction == r.faction else None
         r.trooper = trooper
         if trooper is None or not trooper.can_act or trooper.deployment == "AIRBORNE_OFF_TABLE":
             errors.append(Rejection("A03", msg("{id} cannot react: it is not a trooper of yours on the table that "
-                                               "can act.", id=r.ref or "?"), r.row, "reactive"))
+                                               "can act.", id=r.ref or "?"), row=r.row, column="reactive"))
             continue
         if (r.co, trooper.id) in seen:
             errors.append(Rejection("A03", msg("{id} already reacts to {co}: one ARO per trooper and Order.",
-                                               id=trooper.id, co=r.co), r.row, "reactive"))
+                                               id=trooper.id, co=r.co), row=r.row, column="reactive"))
         seen.add((r.co, trooper.id))
         if len(targets_in(r.target_ref)) != 1:
             errors.append(Rejection("A01", msg("Each reactive Trooper must choose exactly one participant of the "
-                                               "Coordinated Order as its target."), r.row, "target"))
+                                               "Coordinated Order as its target."), row=r.row, column="target"))
         info = skill(r.code)
         if r.tool and trooper.tool(r.tool) is None:
             errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool=r.tool),
-                                    r.row, "tool"))
+                                    row=r.row, column="tool"))
         elif info is not None and info.attack and not r.tool:
             errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool="—"),
-                                    r.row, "tool"))
+                                    row=r.row, column="tool"))
     return errors
 
 

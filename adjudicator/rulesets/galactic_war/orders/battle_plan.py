@@ -19,7 +19,7 @@ def plan_book(world: World, orders: FactionOrders | None) -> tuple[PlanBook, lis
     if sheet is None:
         return book, problems
     for row, values in records(sheet.frame):
-        if values.get("_invalid") or not any(values.get(k) for k in sheet.frame.columns if k != "_invalid"):
+        if not any(values.values()):
             continue
         plan, bad = read_plan(values)
         scope = sid(values.get("scope"))

@@ -5,23 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from adjudicator.i18n import Msg, msg
+from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
+from adjudicator.i18n import msg
 from adjudicator.rulesets.galactic_war.plans import unit_type_of
 from adjudicator.rulesets.galactic_war.state import Unit, World, sid
-
-
-@dataclass(frozen=True)
-class Rejection:
-    code: str
-    message: Msg
-    column: str
-    hint: Msg | None = None
-
-
-@dataclass(frozen=True)
-class Done:
-    message: Msg
-    partial: bool = False
 
 
 @dataclass(frozen=True)

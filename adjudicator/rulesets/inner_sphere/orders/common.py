@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.data import Tariffs
@@ -33,6 +34,7 @@ class OrderRow:
     row: int
     kind: str
     values: dict[str, Any]
+    rejected: bool = False  # refused by the engine: only a group rule (a jumpship's chain) may look at it
 
     def get(self, name: str) -> Any:
         return self.values.get(name)
@@ -42,20 +44,8 @@ class OrderRow:
         return f"{self.faction}:{self.sheet}:row {self.row}"
 
 
-@dataclass(frozen=True)
-class Rejection:
-    code: str
-    message: Msg
-    column: str = "kind"
-    hint: Msg | None = None
-    quiet: bool = False  # a consequence of another row's problem (the rest of a rejected chain): not re-reported
 
 
-@dataclass(frozen=True)
-class Done:
-    message: Msg
-    cost: Amount = 0
-    warning: Msg | None = None
 
 
 @dataclass

@@ -270,10 +270,10 @@ def carry_out(world: World, ctx: Context, faction: str, rows: list[OrderRow], ar
     chains: list[Chain] = []
     taken: dict[str, str] = {}
     for ship_id, group in sorted(ship_rows(rows).items()):
-        broken = next((o for o in group if o.get("_invalid")), None)
+        broken = next((o for o in group if o.rejected), None)
         if broken is not None:  # a row with a bad cell: the whole chain is rejected (reject_whole_chain)
             for order in group:
-                if not order.get("_invalid"):  # the bad row is reported with its own problem
+                if not order.rejected:  # the bad row is reported with its own problem
                     outcomes[(order.sheet, order.row)] = Rejection(
                         "E-MOV-CHAIN", msg("Chain of {ship} rejected (row {row}).", ship=ship_id, row=broken.row),
                         "action", quiet=True)

@@ -97,7 +97,7 @@ def _regiment(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-P{order.row}", order.faction, "REGIMENT", system_hex,
                           factory.id, code, name, unit.turns, ctx.turn))
     return Done(msg("{unit}, factory of {system}, arrives in turn {turn} ({cost} C).", unit=msg(UNIT_LABELS[code]),
-                    system=system.name, turn=ctx.turn + unit.turns, cost=money(unit.purchase)), unit.purchase)
+                    system=system.name, turn=ctx.turn + unit.turns, cost=money(unit.purchase)), cost=unit.purchase)
 
 
 def _factory_label(code: str) -> str:
@@ -129,4 +129,5 @@ def _defence(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-P{order.row}", order.faction, "DEFENCE", system.hex, "",
                           str(level), "", tariff.turns, ctx.turn))
     return Done(msg("Aerospace defence level {level} in {system}: ready in turn {turn} ({cost} C).", level=level,
-                    system=system.name, turn=ctx.turn + tariff.turns, cost=money(tariff.purchase)), tariff.purchase)
+                    system=system.name, turn=ctx.turn + tariff.turns, cost=money(tariff.purchase)),
+                cost=tariff.purchase)

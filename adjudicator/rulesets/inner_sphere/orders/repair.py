@@ -86,7 +86,7 @@ def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-R{order.row}", order.faction, "REPAIR", regiment.system,
                           "", regiment.id, regiment.name, turns, ctx.turn))
     return Done(msg("Regiment {regiment} under repair for {cost} C: ready in turn {turn}.", regiment=regiment.name,
-                    cost=money(cost), turn=ctx.turn + turns), cost)
+                    cost=money(cost), turn=ctx.turn + turns), cost=cost)
 
 
 def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
@@ -117,4 +117,4 @@ def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-R{order.row}", order.faction, "FACTORY_REPAIR", system_hex,
                           factory.id, "", "", turns, ctx.turn))
     return Done(msg("Factory of {system} under repair for {cost} C: productive again in turn {turn}.",
-                    system=system.name, cost=money(cost), turn=ctx.turn + turns), cost)
+                    system=system.name, cost=money(cost), turn=ctx.turn + turns), cost=cost)

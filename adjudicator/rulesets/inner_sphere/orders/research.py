@@ -84,7 +84,7 @@ def _lab(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
             return refused
         world.opened.add((faction, line))  # the 150 C covers creating the new line (§4.5)
     world.labs[(faction, lab)] = (line, next_threshold(line, world.line_points(faction, line)))
-    return Done(msg("Lab {lab} now works on {line}.", lab=lab, line=line_label(line)), cost)
+    return Done(msg("Lab {lab} now works on {line}.", lab=lab, line=line_label(line)), cost=cost)
 
 
 def _roll(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
@@ -112,8 +112,8 @@ def _roll(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     plan.dice[line] = plan.dice.get(line, 0) + dice
     if not opened:
         return Done(msg("{line} opened; {n} dice paid ({cost} C).", line=line_label(line), n=dice, cost=money(cost)),
-                    cost)
-    return Done(msg("{n} dice paid in {line} ({cost} C).", line=line_label(line), n=dice, cost=money(cost)), cost)
+                    cost=cost)
+    return Done(msg("{n} dice paid in {line} ({cost} C).", line=line_label(line), n=dice, cost=money(cost)), cost=cost)
 
 
 def icna_owner(world: World) -> str:
@@ -135,7 +135,7 @@ def _icna(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     if refused:
         return refused
     plan.icna.append((order.row, line))
-    return Done(msg("ICNA roll for {line} paid ({cost} C).", line=line_label(line), cost=money(cost)), cost)
+    return Done(msg("ICNA roll for {line} paid ({cost} C).", line=line_label(line), cost=money(cost)), cost=cost)
 
 
 def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
@@ -168,4 +168,4 @@ def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     ctx.plan(faction).factories.append((order.row, system_hex, stake))
     chance = stake // step * int(ctx.params["factory_pct_per_step"])
     return Done(msg("Stake of {cost} C for a new factory in {system} ({chance}% chance).", cost=money(cost),
-                    system=system.name, chance=chance), cost)
+                    system=system.name, chance=chance), cost=cost)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger
 from adjudicator.rulesets.star_sectors.state import World
@@ -28,18 +29,8 @@ class OrderRow:
         return f"{self.faction}:{self.kind}:row {self.row}"
 
 
-@dataclass(frozen=True)
-class Rejection:
-    code: str
-    message: Msg
-    column: str = "order"
-    hint: Msg | None = None
 
 
-@dataclass(frozen=True)
-class Done:
-    message: Msg
-    partial: bool = False
 
 
 @dataclass

@@ -143,7 +143,7 @@ def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     plan.agency.append(op)
     plan.committed.update(op.regiments)
     return Done(msg("{op} on {target} paid ({cost} C).", op=op_label(op.op), target=op.label, cost=money(op.cost)),
-                op.cost)
+                cost=op.cost)
 
 
 def resolve(world: World, ctx: Context, dice: Dice, factions: list[str]) -> Agency:
