@@ -96,3 +96,14 @@ class ProblemList:
 # Hints shared by the core checks: what the player or GM should do.
 HINT_USE_TEMPLATE = msg("Fill in the order workbook the GM sent you for this turn, and send it back as it is.")
 HINT_ASK_GM = msg("Ask the GM for a new order workbook.")
+
+
+class RulesetFailure(RuntimeError):
+    """Raised when a ruleset itself fails (an exception in its validation or resolution, a dice conflict):
+    the command stops with its own exit status, nothing changed, naming the ruleset and the turn."""
+
+    def __init__(self, ruleset: str, turn: int, error: BaseException) -> None:
+        super().__init__(f"{ruleset}, turn {turn}: {type(error).__name__}: {error}")
+        self.ruleset = ruleset
+        self.turn = turn
+        self.detail = f"{type(error).__name__}: {error}"

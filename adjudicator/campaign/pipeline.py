@@ -33,7 +33,7 @@ from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger, unreconciled
-from adjudicator.problems import ProblemList
+from adjudicator.problems import ProblemList, RulesetFailure
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_copy, atomic_save
@@ -304,7 +304,10 @@ def _resolve(
     gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
     dice = Dice(used_seed, turn)
     ledger = Ledger(turn)
-    result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
+    try:
+        result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
+    except Exception as error:  # noqa: BLE001 - the ruleset's own failure: reported as such, nothing changed
+        raise RulesetFailure(ruleset.name, turn, error) from error
     outcome.gm_problems = gm_problems
     if result.needs_gm_input or (stop_for_gm and gm_sheets is None):
         requests = result.gm_requests if result.gm_requests is not None else {}

@@ -197,6 +197,17 @@ def read_table(
     return Table(schema, grid.name, frame, letters)
 
 
+def top_left(ws: Any, ref: str) -> Any:
+    """The openpyxl cell at ``ref``, or the top-left cell of the merged range that covers it (a merged
+    cell's value and marks live there; the others are read-only)."""
+    cell = ws[ref]
+    if type(cell).__name__ == "MergedCell":
+        for merged in ws.merged_cells.ranges:
+            if cell.coordinate in merged:
+                return ws.cell(row=merged.min_row, column=merged.min_col)
+    return cell
+
+
 def _unusable(value: Any) -> bool:
     return isinstance(value, ErrorValue) or (isinstance(value, float) and not math.isfinite(value))
 
