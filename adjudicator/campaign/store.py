@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,8 @@ MASTER = "campaign.xlsx"
 MANIFEST = "turn.json"
 JOURNAL = ".adjudicator-commit.json"
 LOCK = ".adjudicator.lock"
+#: A temporary file of an atomic write (:func:`adjudicator.xlsx.writing._temporary_beside`): ``.STEM.XXXXXXXX.tmp``.
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx")
 
 
@@ -157,7 +160,7 @@ class CampaignFolder:
     # ------------------------------------------------------------- recovery
     def recover(self, current_turn: int) -> list[Msg]:
         """Finish or undo what an interrupted run left; returns what was done, for the GM."""
-        notes: list[Msg] = []
+        notes: list[Msg] = self._remove_temporaries()
         if self.turns.is_dir():
             for leftover in sorted(self.turns.glob(".T*.staging-*")):
                 shutil.rmtree(leftover, ignore_errors=True)
@@ -190,6 +193,25 @@ class CampaignFolder:
             notes.append(msg("Completed the interrupted commit of turn {turn}.", turn=current_turn))
             return notes
         return notes + self._move_partial_aside(target, current_turn)
+
+    def _remove_temporaries(self) -> list[Msg]:
+        """Delete the half-written files an interrupted atomic write left (``.NAME.XXXXXXXX.tmp`` beside
+        its target: ``.campaign.*.tmp``, ``turns/TNN/.turn.*.tmp``, results, checked copies, templates…),
+        and lock claims of processes that are gone. The inbox, the players' folder, is never touched."""
+        found = [p for p in self.root.glob(".*.tmp") if TEMPORARY.match(p.name)]
+        for folder in (self.turns, self.root / "checks", self.root / "pending"):
+            if folder.is_dir():
+                found += [p for p in folder.rglob(".*.tmp") if TEMPORARY.match(p.name)]
+        for claim in self.root.glob(f"{LOCK}.*"):  # a claim of the lock whose process was killed
+            if claim.name != f"{LOCK}.{os.getpid()}" and _stale(claim):
+                claim.unlink(missing_ok=True)
+        notes: list[Msg] = []
+        for path in sorted(set(found)):
+            if path.is_file():
+                path.unlink(missing_ok=True)
+                notes.append(msg("Removed a file an interrupted run left half written: {name}.",
+                                 name=str(path.relative_to(self.root))))
+        return notes
 
     def _move_partial_aside(self, target: Path, turn: int) -> list[Msg]:
         partial = [item for item in STAGED_ITEMS if (target / item).exists()]

@@ -24,6 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import Msg, msg, render
+from adjudicator.xlsx.reproducible import make_reproducible
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="305496")
@@ -182,7 +183,11 @@ def _atomic(target: Path, write: Callable[[str], None]) -> None:
 
 
 def atomic_save(wb: Workbook, path: Path) -> None:
-    _atomic(path, wb.save)
+    def save(temporary: str) -> None:
+        wb.save(temporary)
+        make_reproducible(temporary)  # fixed zip dates and order: the same workbook gives the same bytes
+
+    _atomic(path, save)
 
 
 def atomic_copy(source: Path, target: Path) -> None:
