@@ -60,6 +60,12 @@ class ProblemList:
     def warning(self, code: str, message: Msg, hint: Msg | None = None, **where: object) -> None:
         self.add(Problem(code, Severity.WARNING, message, hint, **where))  # type: ignore[arg-type]
 
+    def supersede(self, code: str) -> None:
+        """Drop every other problem of a cell that has a ``code`` problem (a cell holding an error value is
+        reported as that, not also as empty or of the wrong kind)."""
+        cells = {(p.file, p.sheet, p.cell) for p in self._items if p.code == code and p.cell}
+        self._items = [p for p in self._items if p.code == code or (p.file, p.sheet, p.cell) not in cells]
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self._items if p.is_error]

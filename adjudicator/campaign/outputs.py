@@ -38,7 +38,7 @@ FIXED_TIME = dt.datetime(2000, 1, 1)
 
 def copy_of(submission: Submission) -> Workbook:
     path = submission.path
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
+    if path.suffix.lower() in (".xlsx", ".xlsm") and submission.book is not None:  # a refused file is never parsed
         try:
             wb = openpyxl.load_workbook(path, keep_vba=False, keep_links=False, rich_text=False)
             wb.template = False

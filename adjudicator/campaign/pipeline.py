@@ -34,7 +34,7 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInp
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger, unreconciled
 from adjudicator.problems import ProblemList, RulesetFailure
-from adjudicator.xlsx.safety import Limits
+from adjudicator.xlsx.safety import Limits, counted_limits
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_copy, atomic_save
 
@@ -170,8 +170,9 @@ def limits_of(campaign: Campaign) -> Limits:
         try:
             if value not in (None, ""):
                 overrides[field_name] = int(float(value) * 2**20)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             continue
+    overrides.update(counted_limits(campaign.settings))
     return dataclasses.replace(limits, **overrides)
 
 

@@ -106,6 +106,7 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
             ruleset.validate_orders(campaign, faction, orders, problems)
         except Exception as error:  # noqa: BLE001 - the ruleset's own failure, not the player's
             raise RulesetFailure(ruleset.name, campaign.turn, error) from error
+    problems.supersede("C05")
     mark_invalid_rows(orders, problems)
     problems.sort()
     submission.orders = orders

@@ -81,11 +81,12 @@ def _attr(attrs: object, local: str) -> str | None:
 
 
 class _Bounded(ContentHandler):
-    def __init__(self, sheet: str | None, limits: Limits) -> None:
+    def __init__(self, sheet: str | None, limits: Limits, total: list[int] | None = None) -> None:
         super().__init__()
         self.sheet = sheet
         self.limits = limits
         self.text = 0  # characters of the current text element
+        self.total = total if total is not None else [0]  # characters of text in the whole workbook
 
     def _overflow(self, what: str, limit: int, cell: str | None = None) -> None:
         self.overflow = Overflow(self.sheet, what, limit, cell)
@@ -93,6 +94,9 @@ class _Bounded(ContentHandler):
 
     def _count_text(self, content: str) -> None:
         self.text += len(content)
+        self.total[0] += len(content)
+        if self.total[0] > self.limits.max_text_total:
+            self._overflow("text_total", self.limits.max_text_total, getattr(self, "cell", None))
         if self.text > self.limits.max_text_chars:
             self._overflow("text", self.limits.max_text_chars, getattr(self, "cell", None))
 
@@ -100,11 +104,13 @@ class _Bounded(ContentHandler):
 class _XlsxSheet(_Bounded):
     """A worksheet part: the declared dimension and the position of every cell."""
 
-    def __init__(self, sheet: str | None, limits: Limits) -> None:
-        super().__init__(sheet, limits)
+    def __init__(self, sheet: str | None, limits: Limits, total: list[int] | None = None) -> None:
+        super().__init__(sheet, limits, total)
         self.row = 0
         self.col = 0
         self.cells = 0
+        self.max_row = 0
+        self.max_col = 0
         self.in_text = False
         self.cell: str | None = None
         self.is_error = False
@@ -118,6 +124,10 @@ class _XlsxSheet(_Bounded):
             self._overflow("rows", lim.max_rows, cell)
         if col > lim.max_columns:
             self._overflow("columns", lim.max_columns, cell)
+        if row > self.max_row or col > self.max_col:  # the grid a reader allocates: A1 to the last cell
+            self.max_row, self.max_col = max(row, self.max_row), max(col, self.max_col)
+            if self.max_row * self.max_col > lim.max_cells:
+                self._overflow("cells", lim.max_cells, cell)
 
     def startElement(self, name: str, attrs: object) -> None:  # noqa: N802 - SAX API
         local = _local(name)
@@ -125,7 +135,8 @@ class _XlsxSheet(_Bounded):
             r = _attr(attrs, "r")
             self.row = int(r) if r and r.isdigit() else self.row + 1
             self.col = 0
-            self._place(self.row, 1)
+            if self.row > self.limits.max_rows:
+                self._overflow("rows", self.limits.max_rows, f"A{self.row}")
         elif local == "c":
             ref = _attr(attrs, "r")
             match = _CELL.match(ref) if ref else None
@@ -171,8 +182,8 @@ class _XlsxSheet(_Bounded):
 class _SharedStrings(_Bounded):
     """The shared strings part: how many, and how long each is."""
 
-    def __init__(self, limits: Limits) -> None:
-        super().__init__(None, limits)
+    def __init__(self, limits: Limits, total: list[int]) -> None:
+        super().__init__(None, limits, total)
         self.strings = 0
         self.depth_t = 0
 
@@ -249,6 +260,8 @@ class _OdsContent(_Bounded):
             self.row += self.row_repeat
             if self.row_has:
                 self.max_row = self.row
+                if self.max_row * self.max_col > lim.max_cells:
+                    self._overflow("cells", lim.max_cells, f"A{min(first, 1048576)}")
                 if self.max_row > lim.max_rows:
                     self._overflow("rows", lim.max_rows, f"A{min(max(first, lim.max_rows + 1), 1048576)}")
 
@@ -326,14 +339,16 @@ def survey_xlsx(archive: zipfile.ZipFile, limits: Limits) -> Survey:
         if rels_part in names:
             for rel in _collect(archive, rels_part, "Relationship"):
                 target = rel.get("Target", "")
-                path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(base, target))
+                joined = posixpath.normpath(posixpath.join(base, target))
+                path = target.lstrip("/") if target.startswith("/") else joined
                 targets[rel.get("Id", "")] = (path, rel.get("Type", ""))
         sheets = _collect(archive, book_part, "sheet")
     except (SAXException, DefusedXmlException, ValueError, OSError, zipfile.BadZipFile, EOFError, KeyError):
         survey.unreadable = True
         return survey
+    total = [0]
     shared = posixpath.join(base, "sharedStrings.xml")
-    if shared in names and not _parse(archive, shared, _SharedStrings(limits), survey):
+    if shared in names and not _parse(archive, shared, _SharedStrings(limits, total), survey):
         return survey
     for sheet in sheets:
         name = sheet.get("name", "")
@@ -341,7 +356,7 @@ def survey_xlsx(archive: zipfile.ZipFile, limits: Limits) -> Survey:
         if kind.endswith(MACROSHEET_TYPES) or "macrosheet" in part.lower():
             survey.macro_sheets.append(name)
             continue
-        handler = _XlsxSheet(name, limits)
+        handler = _XlsxSheet(name, limits, total)
         if part in names and not _parse(archive, part, handler, survey):
             return survey
         if handler.errors:

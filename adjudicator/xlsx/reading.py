@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
+import shutil
+import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+from xml.sax.saxutils import escape as xml_escape
 
 import pandas as pd
 from openpyxl.utils import get_column_letter
@@ -100,7 +105,10 @@ def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LI
     if any(p.is_error for p in inspection.problems):
         return None
     try:
-        book = CalamineWorkbook.from_path(str(path))
+        if inspection.skip_sheets:
+            book = CalamineWorkbook.from_filelike(without_sheets(path, inspection.skip_sheets))
+        else:
+            book = CalamineWorkbook.from_path(str(path))
         data = WorkbookData(path)
         for meta in book.sheets_metadata:
             if meta.name in inspection.skip_sheets:
@@ -117,6 +125,28 @@ def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LI
             raise
         problems.add(corrupt_file_problem(path.name))
         return None
+
+
+def without_sheets(path: Path, names: list[str]) -> IO[bytes]:
+    """A temporary copy of the .xlsx/.xlsm at ``path`` whose workbook no longer lists the sheets ``names``
+    (Excel 4.0 macro sheets, which calamine refuses to open a workbook with); the parts stay, unread."""
+    copy = tempfile.TemporaryFile()
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
+        for info in source.infolist():
+            with source.open(info) as member:
+                if info.filename == "xl/workbook.xml":
+                    xml = member.read().decode("utf-8")
+                    for name in names:
+                        xml = re.sub(r"<(\w+:)?sheet\b[^>]*\bname=\"" + re.escape(xml_escape(name, {'"': "&quot;"}))
+                                     + r"\"[^>]*/>", "", xml)
+                    out.writestr(info.filename, xml)
+                elif info.filename.lower().startswith("xl/macrosheets/"):
+                    continue
+                else:
+                    with out.open(info.filename, "w") as target:
+                        shutil.copyfileobj(member, target, 1 << 20)
+    copy.seek(0)
+    return copy
 
 
 def read_table(

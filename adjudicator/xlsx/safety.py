@@ -39,6 +39,7 @@ class Limits:
     max_columns: int = 200  # the last column of any sheet holding a cell
     max_cells: int = 200_000  # cells of one sheet
     max_text_chars: int = 10_000  # characters of one cell's text
+    max_text_total: int = 5_000_000  # characters of text in the whole workbook
 
 
 @dataclass
@@ -52,6 +53,24 @@ class Inspection:
 
 
 DEFAULT_LIMITS = Limits()
+
+#: Settings of campaign.xlsx that replace a limit of the players' workbooks (a count, not MB).
+COUNTED_SETTINGS = ("max_rows", "max_columns", "max_cells", "max_text_chars", "max_text_total")
+
+
+def counted_limits(settings: dict[str, object]) -> dict[str, int]:
+    """The limits the GM set in the Settings sheet (``max_rows`` 10000…); a value that is not a whole
+    number ≥ 1 is ignored, as the MB settings are."""
+    out: dict[str, int] = {}
+    for name in COUNTED_SETTINGS:
+        value = settings.get(name.replace("_", " "))
+        try:
+            number = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            continue
+        if number >= 1 and number.is_integer() and number < 2**40:
+            out[name] = int(number)
+    return out
 
 
 def check_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> list[Problem]:
@@ -119,15 +138,7 @@ def inspect(path: Path, limits: Limits = DEFAULT_LIMITS) -> Inspection:
             )
         )
     if any(i.flag_bits & 0x1 for i in infos):
-        problems.append(
-            Problem(
-                "F01",
-                Severity.ERROR,
-                msg("{file} is encrypted or password-protected.", file=name),
-                msg("Remove the password (File › Info › Protect workbook) and send it again."),
-                **where,
-            )
-        )
+        problems.append(_password(name))
     macros = any(i.filename.lower().endswith("vbaproject.bin") or i.filename.startswith("Basic/") for i in infos)
     inspection = Inspection(problems)
     if any(p.is_error for p in problems):
@@ -174,6 +185,15 @@ def overflow_problem(file: str, overflow: Overflow) -> Problem:
     """F18 (rows, columns, cells) or F19 (text), at the sheet and the first cell past the limit."""
     where = {"file": file, "sheet": overflow.sheet, "cell": overflow.cell}
     sheet = overflow.sheet or "?"
+    if overflow.what == "text_total":
+        return Problem(
+            "F19", Severity.ERROR,
+            msg("{file} holds more than {limit} characters of text; the workbook was not read.", file=file,
+                limit=overflow.limit),
+            msg("Send the order workbook with your orders only, or ask the GM to raise the limit (setting "
+                "max_text_total)."),
+            **where,
+        )
     if overflow.what == "text":
         return Problem(
             "F19", Severity.ERROR,
