@@ -186,13 +186,36 @@ class CampaignFolder:
                     notes.append(msg("Restored the results of turn {turn} that an interrupted reprocessing had "
                                      "set aside.", turn=turn))
             journal_path.unlink()
-            return notes
+            return notes + self._finish_inbox_archive(turn)
         target = self.turn_dir(current_turn)
         if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
             atomic_copy(target / "campaign_after.xlsx", self.master)
             notes.append(msg("Completed the interrupted commit of turn {turn}.", turn=current_turn))
-            return notes
-        return notes + self._move_partial_aside(target, current_turn)
+            return notes + self._finish_inbox_archive(current_turn)
+        return notes + self._finish_inbox_archive(current_turn - 1) + self._move_partial_aside(target, current_turn)
+
+    def _finish_inbox_archive(self, turn: int) -> list[Msg]:
+        """Finish what a run interrupted after its commit left: move to ``turns/TNN/inbox/`` the workbooks the
+        turn used that are still in the inbox, and remove ``pending/TNN/`` when it holds the GM input the turn
+        used (only files of the name and SHA-256 the manifest records)."""
+        manifest = self.manifest(turn) if turn >= 1 else None
+        if not manifest or not self.inbox.is_dir():
+            return []
+        from adjudicator.campaign.submissions import sha256_of
+
+        notes: list[Msg] = []
+        for entry in (manifest.get("submitted") or {}).values():
+            name = str(entry.get("received_as", ""))
+            path = self.inbox / name
+            if name and "/" not in name and path.is_file() and sha256_of(path) == entry.get("sha256"):
+                archive = self.turn_dir(turn) / "inbox"
+                archive.mkdir(exist_ok=True)
+                os.replace(path, archive / name)
+                notes.append(msg("Moved {name}, used by turn {turn}, out of the inbox.", name=name, turn=turn))
+        pending = self.gm_input(turn)
+        if pending.is_file() and sha256_of(pending) == manifest.get("gm_input_sha256"):
+            shutil.rmtree(self.pending_dir(turn), ignore_errors=True)  # the GM input the turn used, kept in turns/
+        return notes
 
     def _remove_temporaries(self) -> list[Msg]:
         """Delete the half-written files an interrupted atomic write left (``.NAME.XXXXXXXX.tmp`` beside
