@@ -102,3 +102,46 @@ def test_every_ruleset_has_problem_codes_of_its_own() -> None:
         source = "".join(p.read_text() for p in (Path(__file__).parent.parent / package).rglob("*.py"))
         for code in core - {"C03"}:
             assert f'"{code}"' not in source, (name, code)
+
+
+def _ods_with(tmp_path: Path, cells: str) -> Path:
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body>'
+        '<office:spreadsheet><table:table table:name="Movement">'
+        "<table:table-row>" + "".join(f'<table:table-cell office:value-type="string"><text:p>{h}</text:p>'
+                                      "</table:table-cell>" for h in ("Order text", "Origin", "Units", "Path"))
+        + f"</table:table-row><table:table-row>{cells}</table:table-row>"
+        "</table:table></office:spreadsheet></office:body></office:document-content>")
+    path = tmp_path / "orders.ods"
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", content)
+        archive.writestr("META-INF/manifest.xml", '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+                         'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>')
+    return path
+
+
+def test_an_ods_error_value_is_c05_at_its_cell_not_text(tmp_path: Path) -> None:
+    path = _ods_with(tmp_path, '<table:table-cell table:number-columns-repeated="1"/>'
+                               '<table:table-cell office:value-type="string" calcext:value-type="error" '
+                               'table:formula="of:=1/0"><text:p>#DIV/0!</text:p></table:table-cell>'
+                               '<table:table-cell office:value-type="string"><text:p>GC1</text:p></table:table-cell>'
+                               '<table:table-cell office:value-type="string"><text:p>3</text:p></table:table-cell>')
+    problems = ProblemList()
+    book = read_workbook(path, problems)
+    table = read_table(book, gw_schemas.MOVES, problems)
+    assert [(p.code, p.sheet, p.cell, p.row) for p in problems] == [("C05", "Movement", "B2", 2)]
+    assert table.frame.loc[2, "origin"] is None
+
+
+def test_the_gm_sets_the_sheet_limits_in_the_settings() -> None:
+    from adjudicator.xlsx.safety import counted_limits
+
+    assert counted_limits({"max rows": 10_000, "max cells": "500000", "max columns": 2.5, "max text chars": "x",
+                           "max text total": float("inf")}) == {"max_rows": 10_000, "max_cells": 500_000}

@@ -241,7 +241,7 @@ def test_ods_with_basic_macros_is_warning_f14(tmp_path: Path) -> None:
     assert [(p.code, p.severity) for p in check_file(path)] == [("F14", Severity.WARNING)]
 
 
-def test_encrypted_member_is_f01(tmp_path: Path) -> None:
+def test_encrypted_member_is_f15(tmp_path: Path) -> None:
     path = tmp_path / "orders.xlsx"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("EncryptedPackage", b"secret")
@@ -249,10 +249,10 @@ def test_encrypted_member_is_f01(tmp_path: Path) -> None:
     central = data.index(b"PK\x01\x02")
     data[central + 8] |= 0x1  # general purpose flag bit 0 in the central directory: encrypted
     path.write_bytes(bytes(data))
-    assert [p.code for p in check_file(path)] == ["F01"]
+    assert [p.code for p in check_file(path)] == ["F15"]
     problems = ProblemList()
     assert read_workbook(path, problems) is None
-    assert codes(problems) == ["F01"]
+    assert codes(problems) == ["F15"]
 
 
 # --- read_table ----------------------------------------------------------------------------------

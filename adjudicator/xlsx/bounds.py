@@ -223,6 +223,8 @@ class _OdsContent(_Bounded):
         self.cells = 0
         self.cell: str | None = None
 
+    errors: dict[str, dict[tuple[int, int], str]]
+
     def startElement(self, name: str, attrs: object) -> None:  # noqa: N802 - SAX API
         local = _local(name)
         if local == "table" and name.startswith("table:"):
@@ -235,6 +237,9 @@ class _OdsContent(_Bounded):
         elif local in ("table-cell", "covered-table-cell"):
             self.cell_repeat = _repeat(_attr(attrs, "number-columns-repeated"))
             self.cell_has = bool(_attr(attrs, "value-type") or _attr(attrs, "formula"))
+            # LibreOffice marks a failed formula calcext:value-type="error"; readers show its text as a string.
+            self.cell_error = any(_local(k) == "value-type" and attrs[k] == "error" for k in attrs.keys())
+            self.value = []
             self.in_cell = True
             self.text = 0
             self.cell = f"{column_letters(min(self.col + 1, 16384))}{self.row + 1}"
@@ -246,6 +251,11 @@ class _OdsContent(_Bounded):
             first = self.col + 1
             self.col += self.cell_repeat
             self.in_cell = False
+            if self.cell_error and self.sheet is not None:
+                text = "".join(self.value).strip() or "#ERROR"
+                found = self.errors.setdefault(self.sheet, {})
+                for col in range(first, min(self.col, first + 256) + 1):
+                    found[(self.row + 1, col)] = text
             if self.cell_has:
                 self.row_has = True
                 self.max_col = max(self.max_col, self.col)
@@ -269,6 +279,8 @@ class _OdsContent(_Bounded):
         if self.in_cell:
             if content.strip():
                 self.cell_has = True
+            if self.cell_error and len(self.value) < 8:
+                self.value.append(content[:32])
             self._count_text(content)
 
 
@@ -367,7 +379,10 @@ def survey_xlsx(archive: zipfile.ZipFile, limits: Limits) -> Survey:
 def survey_ods(archive: zipfile.ZipFile, limits: Limits) -> Survey:
     survey = Survey()
     if "content.xml" in archive.namelist():
-        _parse(archive, "content.xml", _OdsContent(limits), survey)
+        handler = _OdsContent(limits)
+        handler.errors = {}
+        if _parse(archive, "content.xml", handler, survey):
+            survey.errors = handler.errors
     return survey
 
 

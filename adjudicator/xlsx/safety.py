@@ -35,6 +35,7 @@ class Limits:
     max_unpacked_bytes: int = 200 * 1024 * 1024
     max_parts: int = 5_000
     max_ratio: int = 200  # uncompressed / compressed, per part of any size above 1 MiB
+    max_part_bytes: int = 50 * 1024 * 1024  # unpacked, any one part (a sheet, the styles, a picture)
     max_rows: int = 5_000  # the last row of any sheet holding a cell
     max_columns: int = 200  # the last column of any sheet holding a cell
     max_cells: int = 200_000  # cells of one sheet
@@ -127,6 +128,7 @@ def inspect(path: Path, limits: Limits = DEFAULT_LIMITS) -> Inspection:
     suspicious = any(
         i.file_size > 2**20 and i.file_size > limits.max_ratio * max(i.compress_size, 1) for i in infos
     )
+    suspicious = suspicious or any(i.file_size > limits.max_part_bytes for i in infos)
     if len(infos) > limits.max_parts or total > limits.max_unpacked_bytes or suspicious:
         problems.append(
             Problem(

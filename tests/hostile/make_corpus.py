@@ -173,6 +173,29 @@ def _text_heavy(genuine: Path, target: Path) -> None:
     _write(target, parts)
 
 
+def _padded_sheet(megabytes: int) -> Callable[[Path, Path], None]:
+    """The order sheet followed by ``megabytes`` MB of rows (a block of 10,000 rows, written again and
+    again, streamed into the zip): a file of a few MB that unpacks to far more, within the ratio limit."""
+
+    def make(genuine: Path, target: Path) -> None:
+        parts = _parts(genuine)
+        name = sheet_part(parts, ORDERS)
+        head, _, tail = re.sub(r"<dimension [^>]*/>", "", parts[name].decode()).partition("</sheetData>")
+        block = "".join(f'<row r="{r}"><c r="B{r}"><v>{r % 97}</v></c><c r="C{r}"><v>1</v></c>'
+                        "</row>" for r in range(300, 10_300)).encode()
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+            for part, data in parts.items():
+                if part != name:
+                    archive.writestr(part, data)
+            with archive.open(name, "w", force_zip64=True) as stream:
+                stream.write(head.encode())
+                for _ in range(megabytes * 2**20 // len(block)):
+                    stream.write(block)
+                stream.write(("</sheetData>" + tail).encode())
+
+    return make
+
+
 def _identity(row: int, value: object) -> Callable[[openpyxl.Workbook], None]:
     def edit(wb: openpyxl.Workbook) -> None:
         wb[META_SHEET].cell(row=row, column=2).value = value
@@ -304,6 +327,8 @@ CASES: list[Case] = [
     Case("rows_200000.xlsx", edit_sheet(ORDERS, _many_rows(200_000)), 1, "F18", ORDERS, "A5001"),
     Case("unknown_headers_16000.xlsx", edit_sheet(ORDERS, _unknown_headers(16_000)), 1, "F18", ORDERS, "GS1"),
     Case("unknown_headers_30.xlsx", edit_sheet(ORDERS, _unknown_headers(30)), 0, None),
+    Case("unpacks_to_125mb.xlsx", _padded_sheet(125), 1, "F02"),  # 19 MB: under the old limits
+    Case("sheet_of_45mb.xlsx", _padded_sheet(45), 1, "F18", ORDERS, "A5001"),
     Case("text_heavy.xlsx", _text_heavy, 1, "F19", ORDERS, "H849"),
     Case("text_too_long.xlsx", edit_sheet(ORDERS, lambda x: _cell(
         x, "K2", f'<c r="K2" t="inlineStr"><is><t>{"x" * 10_001}</t></is></c>')), 1, "F19", ORDERS, "K2"),
