@@ -63,7 +63,7 @@ def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None
 
 def sheet_title(wb: Workbook, wanted: str) -> str:
     """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\)."""
-    base = wanted.translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
+    base = ILLEGAL_CHARACTERS_RE.sub("", wanted).translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
     title, n = base, 2
     existing = {ws.title.casefold() for ws in wb.worksheets}
     while title.casefold() in existing:

@@ -357,6 +357,9 @@ CASES: list[Case] = [
         x, "K1", '<c r="K1" t="inlineStr"><is><t>[/] [bold red]fake[/bold red]</t></is></c>')), 0, "F06", ORDERS,
         "K1"),
     Case("[red]evil.xlsx", copy_as_is, 0),
+    Case("odd_sheet_name.ods", _ods('<table:table table:name="\u202e[red]sld\u200b"><table:table-row>'
+                                    '<table:table-cell office:value-type="string"><text:p>x</text:p>'
+                                    "</table:table-cell></table:table-row></table:table>"), 1, "F07"),
     Case("formula_injection.xlsx", with_openpyxl(lambda wb: wb[ORDERS].__setitem__(
         "K1", '=HYPERLINK("http://example.invalid","click")')), 0, None),
     # Precise refusals
