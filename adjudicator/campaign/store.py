@@ -196,8 +196,9 @@ class CampaignFolder:
 
     def _finish_inbox_archive(self, turn: int) -> list[Msg]:
         """Finish what a run interrupted after its commit left: move to ``turns/TNN/inbox/`` the workbooks the
-        turn used that are still in the inbox, and remove ``pending/TNN/`` when it holds the GM input the turn
-        used (only files of the name and SHA-256 the manifest records)."""
+        turn used that are still in the inbox and not yet archived (a copy put back by the GM stays), and
+        remove ``pending/TNN/`` when it holds the GM input the turn used (only files of the name and SHA-256
+        the manifest records)."""
         manifest = self.manifest(turn) if turn >= 1 else None
         if not manifest or not self.inbox.is_dir():
             return []
@@ -207,8 +208,9 @@ class CampaignFolder:
         for entry in (manifest.get("submitted") or {}).values():
             name = str(entry.get("received_as", ""))
             path = self.inbox / name
-            if name and "/" not in name and path.is_file() and sha256_of(path) == entry.get("sha256"):
-                archive = self.turn_dir(turn) / "inbox"
+            archive = self.turn_dir(turn) / "inbox"
+            if (name and "/" not in name and path.is_file() and not (archive / name).exists()
+                    and sha256_of(path) == entry.get("sha256")):
                 archive.mkdir(exist_ok=True)
                 os.replace(path, archive / name)
                 notes.append(msg("Moved {name}, used by turn {turn}, out of the inbox.", name=name, turn=turn))
