@@ -3,7 +3,9 @@ rulesets add).
 
 Exit status: 0 success; 1 ``check`` found errors in a submitted workbook, or ``run`` did not resolve the
 turn because a workbook cannot be accepted or a faction's orders are missing; 2 the campaign or the
-command cannot be used (nothing was changed); 3 the turn waits for the GM's input.
+command cannot be used (nothing was changed); 3 the turn waits for the GM's input; 4 the ruleset itself
+failed (an error in its code or a dice conflict): the message names the ruleset and the turn, nothing was
+changed.
 """
 
 from __future__ import annotations
@@ -31,12 +33,14 @@ from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
 from adjudicator.mail.cli import mail_group, publish_command
-from adjudicator.problems import Problem
+from adjudicator.problems import Problem, RulesetFailure
+from adjudicator.safe_text import for_terminal, terminal_text
 from adjudicator.verify import verify_command
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
 EXIT_WAITING = 3
+EXIT_RULESET = 4
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -46,7 +50,7 @@ class State:
 
 
 def say(text: Msg | str, lang: str, style: str | None = None) -> None:
-    console.print(text.render(lang) if isinstance(text, Msg) else text, style=style, markup=False)
+    console.print(for_terminal(text.render(lang) if isinstance(text, Msg) else text), style=style, markup=False)
 
 
 def show_problems(problems: Iterable[Problem], lang: str) -> None:
@@ -55,8 +59,8 @@ def show_problems(problems: Iterable[Problem], lang: str) -> None:
         table.add_column(header.render(lang), overflow="fold")
     for p in problems:
         style = "red" if p.is_error else "yellow"
-        table.add_row(p.code, p.file or "", p.sheet or "", p.cell or "", p.message.render(lang),
-                      p.hint.render(lang) if p.hint else "", style=style)
+        table.add_row(*map(terminal_text, (p.code, p.file or "", p.sheet or "", p.cell or "", p.message.render(lang),
+                                           p.hint.render(lang) if p.hint else "")), style=style)
     console.print(table)
 
 
@@ -83,6 +87,11 @@ def guarded(command: Callable[..., None]) -> Callable[..., None]:
             say(msg("Internal error: the ledger of this turn does not reconcile ({detail}). Nothing was changed; "
                     "please report it with the campaign folder.", detail=str(error)), lang, "red")
             sys.exit(EXIT_UNUSABLE)
+        except RulesetFailure as error:
+            say(msg("The ruleset {name} failed on turn {turn}: {detail}. Nothing was changed; please report it "
+                    "to the ruleset's authors with the campaign folder.", name=error.ruleset, turn=error.turn,
+                    detail=error.detail), lang, "red")
+            sys.exit(EXIT_RULESET)
 
     return wrapper
 
@@ -93,8 +102,8 @@ def summary(submissions: list[Submission], missing: list[str], checked: dict[str
         table.add_column(header.render(lang))
     for s in submissions:
         errors, warnings = len(s.problems.errors), len(s.problems.warnings)
-        table.add_row(s.name, s.faction or "?", str(errors), str(warnings),
-                      str(checked.get(s.name, "")), style="red" if errors else None)
+        table.add_row(*map(terminal_text, (s.name, s.faction or "?", str(errors), str(warnings),
+                                           str(checked.get(s.name, "")))), style="red" if errors else None)
     console.print(table)
     if missing:
         say(msg("No valid workbook yet from: {factions}.", factions=", ".join(missing)), lang, "yellow")

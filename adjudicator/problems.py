@@ -60,6 +60,12 @@ class ProblemList:
     def warning(self, code: str, message: Msg, hint: Msg | None = None, **where: object) -> None:
         self.add(Problem(code, Severity.WARNING, message, hint, **where))  # type: ignore[arg-type]
 
+    def supersede(self, code: str) -> None:
+        """Drop every other problem of a cell that has a ``code`` problem (a cell holding an error value is
+        reported as that, not also as empty or of the wrong kind)."""
+        cells = {(p.file, p.sheet, p.cell) for p in self._items if p.code == code and p.cell}
+        self._items = [p for p in self._items if p.code == code or (p.file, p.sheet, p.cell) not in cells]
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self._items if p.is_error]
@@ -96,3 +102,14 @@ class ProblemList:
 # Hints shared by the core checks: what the player or GM should do.
 HINT_USE_TEMPLATE = msg("Fill in the order workbook the GM sent you for this turn, and send it back as it is.")
 HINT_ASK_GM = msg("Ask the GM for a new order workbook.")
+
+
+class RulesetFailure(RuntimeError):
+    """Raised when a ruleset itself fails (an exception in its validation or resolution, a dice conflict):
+    the command stops with its own exit status, nothing changed, naming the ruleset and the turn."""
+
+    def __init__(self, ruleset: str, turn: int, error: BaseException) -> None:
+        super().__init__(f"{ruleset}, turn {turn}: {type(error).__name__}: {error}")
+        self.ruleset = ruleset
+        self.turn = turn
+        self.detail = f"{type(error).__name__}: {error}"

@@ -107,7 +107,7 @@ def test_w1_the_documents_example_order_parses() -> None:
 def test_w1_tag_reading_moves_the_cruiser_and_reports_how_it_was_read(tmp_path: Path) -> None:
     data = gw([("A1", "ALPHA", "CRUISER", "2")])
     codes = check_codes(tmp_path, data, "ALPHA", {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]})
-    assert codes == [("M10", "A2")]  # a note, not an error: 'G' is a label, from 2 to 3
+    assert codes == [("MV10", "A2")]  # a note, not an error: 'G' is a label, from 2 to 3
     root, _ = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]}})
     assert units(root)["A1"]["system"] == "3"
 
@@ -136,14 +136,14 @@ def test_w1_do_not_attack_alone_gives_the_opponent_the_first_volley(tmp_path: Pa
 
 # ------------------------------------------------------------------------------ movement checks
 @pytest.mark.parametrize(("row", "code", "cell"), [
-    ({"origin": "2", "units": "B1", "path": "3"}, "M01", "C2"),
-    ({"origin": "2", "units": "A1", "path": "4"}, "M03", "D2"),
-    ({"origin": "2", "units": "A3", "path": "3-4"}, "M04", "D2"),
-    ({"origin": "2", "units": "A4", "path": "3"}, "M05", "C2"),
-    ({"origin": "2", "units": "A1", "path": "3-4"}, "M06", "D2"),
-    ({"origin": "2", "units": "A2", "path": "3", "pickups": "3:A5,A6,A7"}, "M07", "F2"),
-    ({"origin": "2", "units": "A1", "path": "9"}, "M08", "D2"),
-    ({"text": "nothing readable"}, "M09", "A2"),
+    ({"origin": "2", "units": "B1", "path": "3"}, "MV01", "C2"),
+    ({"origin": "2", "units": "A1", "path": "4"}, "MV03", "D2"),
+    ({"origin": "2", "units": "A3", "path": "3-4"}, "MV04", "D2"),
+    ({"origin": "2", "units": "A4", "path": "3"}, "MV05", "C2"),
+    ({"origin": "2", "units": "A1", "path": "3-4"}, "MV06", "D2"),
+    ({"origin": "2", "units": "A2", "path": "3", "pickups": "3:A5,A6,A7"}, "MV07", "F2"),
+    ({"origin": "2", "units": "A1", "path": "9"}, "MV08", "D2"),
+    ({"text": "nothing readable"}, "MV09", "A2"),
 ])
 def test_movement_rows_are_checked_at_their_cells(tmp_path: Path, row: dict[str, Any], code: str, cell: str) -> None:
     data = gw([("A1", "ALPHA", "CRUISER", "2"), ("A2", "ALPHA", "TRANSPORT", "2"), ("A3", "ALPHA", "DREADNOUGHT", "2"),
@@ -157,7 +157,7 @@ def test_a_unit_ordered_twice_is_m02_and_the_row_is_rejected_whole(tmp_path: Pat
     data = gw([("A1", "ALPHA", "CRUISER", "2")])
     codes = check_codes(tmp_path, data, "ALPHA", {"moves": [{"origin": "2", "units": "A1", "path": "3"},
                                                             {"origin": "2", "units": "A1", "path": "1"}]})
-    assert codes == [("M02", "C3")]
+    assert codes == [("MV02", "C3")]
 
 
 def test_same_type_wormholes_are_neighbours_for_movement(tmp_path: Path) -> None:

@@ -22,7 +22,8 @@ from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import INSTRUCTIONS
 from adjudicator.xlsx.writing import TITLE_FONT, atomic_save, header_row, put, write_rows
 
-GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30)
+GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30, max_rows=200_000, max_columns=500,
+                   max_cells=5_000_000, max_text_chars=32_767, max_text_total=200_000_000, max_part_bytes=1 << 30)
 
 
 def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFrame], turn: int, lang: str,

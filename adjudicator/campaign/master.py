@@ -29,7 +29,9 @@ from adjudicator.xlsx.reading import read_table, read_workbook
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.writing import header_row, sheet_title, write_report_sheet, write_rows
 
-MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000)
+MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000,
+                       max_rows=1_000_000, max_columns=1_000, max_cells=20_000_000, max_text_chars=32_767,
+                       max_text_total=1_000_000_000, max_part_bytes=2**31)
 
 SETTINGS = TableSchema("settings", N_("Settings"), (
     Column("setting", N_("Setting"), required=True, width=20),

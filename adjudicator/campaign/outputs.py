@@ -13,6 +13,7 @@ from typing import Any
 
 import openpyxl
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.comments import Comment
 
 from adjudicator.campaign.submissions import Submission
@@ -22,6 +23,7 @@ from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import Problem
 from adjudicator.sheets import records
 from adjudicator.xlsx.identity import META_SHEET
+from adjudicator.xlsx.reading import top_left
 from adjudicator.xlsx.writing import (
     ERROR_FILL,
     WARNING_FILL,
@@ -36,7 +38,7 @@ FIXED_TIME = dt.datetime(2000, 1, 1)
 
 def copy_of(submission: Submission) -> Workbook:
     path = submission.path
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
+    if path.suffix.lower() in (".xlsx", ".xlsm") and submission.book is not None:  # a refused file is never parsed
         try:
             wb = openpyxl.load_workbook(path, keep_vba=False, keep_links=False, rich_text=False)
             wb.template = False
@@ -93,11 +95,11 @@ def checked_copy(submission: Submission, lang: str) -> Workbook:
     for problem in problems:
         if not problem.sheet or not problem.cell or problem.sheet not in wb.sheetnames:
             continue
-        cell = wb[problem.sheet][problem.cell]
+        cell = top_left(wb[problem.sheet], problem.cell)
         cell.fill = ERROR_FILL if problem.is_error else WARNING_FILL
         text = problem.message.render(lang) + ("\n" + problem.hint.render(lang) if problem.hint else "")
         previous = cell.comment.text + "\n" if cell.comment else ""
-        cell.comment = Comment(previous + text, "adjudicator", width=320, height=120)
+        cell.comment = Comment(ILLEGAL_CHARACTERS_RE.sub("", previous + text), "adjudicator", width=320, height=120)
     neutral_properties(wb, msg("Checked orders").render(lang))
     return wb
 

@@ -38,8 +38,8 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInp
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.ledger import Ledger
-from adjudicator.problems import ProblemList
-from adjudicator.xlsx.safety import Limits
+from adjudicator.problems import ProblemList, RulesetFailure
+from adjudicator.xlsx.safety import Limits, counted_limits
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_copy, atomic_save
 
@@ -177,8 +177,9 @@ def limits_of(campaign: Campaign) -> Limits:
         try:
             if value not in (None, ""):
                 overrides[field_name] = int(float(value) * 2**20)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             continue
+    overrides.update(counted_limits(campaign.settings))
     return dataclasses.replace(limits, **overrides)
 
 
@@ -311,7 +312,10 @@ def _resolve(
     gm_sheets = passed_sheets(read_gm_input(gm_path, ruleset, gm_problems)) if gm_path.exists() else None
     dice = dice_for_turn(folder.root, campaign, taken, used_seed)
     ledger = Ledger(turn, ruleset.account_label)
-    result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
+    try:
+        result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
+    except Exception as error:  # noqa: BLE001 - the ruleset's own failure: reported as such, nothing changed
+        raise RulesetFailure(ruleset.name, turn, error) from error
     outcome.gm_problems = gm_problems
     if result.needs_gm_input or (stop_for_gm and gm_sheets is None):
         requests = result.gm_requests if result.gm_requests is not None else {}

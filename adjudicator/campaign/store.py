@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,8 @@ MASTER = "campaign.xlsx"
 MANIFEST = "turn.json"
 JOURNAL = ".adjudicator-commit.json"
 LOCK = ".adjudicator.lock"
+#: A temporary file of an atomic write (:func:`adjudicator.xlsx.writing._temporary_beside`): ``.STEM.XXXXXXXX.tmp``.
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx")
 
 
@@ -157,7 +160,7 @@ class CampaignFolder:
     # ------------------------------------------------------------- recovery
     def recover(self, current_turn: int) -> list[Msg]:
         """Finish or undo what an interrupted run left; returns what was done, for the GM."""
-        notes: list[Msg] = []
+        notes: list[Msg] = self._remove_temporaries()
         if self.turns.is_dir():
             for leftover in sorted(self.turns.glob(".T*.staging-*")):
                 shutil.rmtree(leftover, ignore_errors=True)
@@ -183,13 +186,57 @@ class CampaignFolder:
                     notes.append(msg("Restored the results of turn {turn} that an interrupted reprocessing had "
                                      "set aside.", turn=turn))
             journal_path.unlink()
-            return notes
+            return notes + self._finish_inbox_archive(turn)
         target = self.turn_dir(current_turn)
         if (target / MANIFEST).exists() and (target / "campaign_after.xlsx").exists():
             atomic_copy(target / "campaign_after.xlsx", self.master)
             notes.append(msg("Completed the interrupted commit of turn {turn}.", turn=current_turn))
-            return notes
-        return notes + self._move_partial_aside(target, current_turn)
+            return notes + self._finish_inbox_archive(current_turn)
+        return notes + self._finish_inbox_archive(current_turn - 1) + self._move_partial_aside(target, current_turn)
+
+    def _finish_inbox_archive(self, turn: int) -> list[Msg]:
+        """Finish what a run interrupted after its commit left: move to ``turns/TNN/inbox/`` the workbooks the
+        turn used that are still in the inbox and not yet archived (a copy put back by the GM stays), and
+        remove ``pending/TNN/`` when it holds the GM input the turn used (only files of the name and SHA-256
+        the manifest records)."""
+        manifest = self.manifest(turn) if turn >= 1 else None
+        if not manifest or not self.inbox.is_dir():
+            return []
+        from adjudicator.campaign.submissions import sha256_of
+
+        notes: list[Msg] = []
+        for entry in (manifest.get("submitted") or {}).values():
+            name = str(entry.get("received_as", ""))
+            path = self.inbox / name
+            archive = self.turn_dir(turn) / "inbox"
+            if (name and "/" not in name and path.is_file() and not (archive / name).exists()
+                    and sha256_of(path) == entry.get("sha256")):
+                archive.mkdir(exist_ok=True)
+                os.replace(path, archive / name)
+                notes.append(msg("Moved {name}, used by turn {turn}, out of the inbox.", name=name, turn=turn))
+        pending = self.gm_input(turn)
+        if pending.is_file() and sha256_of(pending) == manifest.get("gm_input_sha256"):
+            shutil.rmtree(self.pending_dir(turn), ignore_errors=True)  # the GM input the turn used, kept in turns/
+        return notes
+
+    def _remove_temporaries(self) -> list[Msg]:
+        """Delete the half-written files an interrupted atomic write left (``.NAME.XXXXXXXX.tmp`` beside
+        its target: ``.campaign.*.tmp``, ``turns/TNN/.turn.*.tmp``, results, checked copies, templates…),
+        and lock claims of processes that are gone. The inbox, the players' folder, is never touched."""
+        found = [p for p in self.root.glob(".*.tmp") if TEMPORARY.match(p.name)]
+        for folder in (self.turns, self.root / "checks", self.root / "pending"):
+            if folder.is_dir():
+                found += [p for p in folder.rglob(".*.tmp") if TEMPORARY.match(p.name)]
+        for claim in self.root.glob(f"{LOCK}.*"):  # a claim of the lock whose process was killed
+            if claim.name != f"{LOCK}.{os.getpid()}" and _stale(claim):
+                claim.unlink(missing_ok=True)
+        notes: list[Msg] = []
+        for path in sorted(set(found)):
+            if path.is_file():
+                path.unlink(missing_ok=True)
+                notes.append(msg("Removed a file an interrupted run left half written: {name}.",
+                                 name=str(path.relative_to(self.root))))
+        return notes
 
     def _move_partial_aside(self, target: Path, turn: int) -> list[Msg]:
         partial = [item for item in STAGED_ITEMS if (target / item).exists()]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 from dataclasses import dataclass
 
 from openpyxl import Workbook
@@ -74,10 +75,18 @@ def read_identity(book: WorkbookData) -> Identity | None:
             ruleset=str(values["ruleset"]),
             campaign=str(values["campaign"]),
             faction=str(values["faction"]),
-            turn=int(float(values["turn"])),
-            version=int(float(values["template version"])),
+            turn=_whole(values["turn"]),
+            version=_whole(values["template version"]),
             token=str(values["token"]),
             language=str(values.get("language") or "en"),
         )
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         return None
+
+
+def _whole(value: object) -> int:
+    """A whole number, or ValueError: a turn of 3.9 is not turn 3, and ``inf`` or ``nan`` is no turn."""
+    number = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(number) or not number.is_integer():
+        raise ValueError(f"not a whole number: {value!r}")
+    return int(number)

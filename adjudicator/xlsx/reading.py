@@ -9,20 +9,38 @@ formulas: the engine recomputes whatever a workbook computes.
 from __future__ import annotations
 
 import datetime as dt
+import math
+import re
+import shutil
+import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+from xml.sax.saxutils import escape as xml_escape
 
 import pandas as pd
 from openpyxl.utils import get_column_letter
 from python_calamine import CalamineError, CalamineWorkbook
 
-from adjudicator.i18n import fold, msg
+from adjudicator.i18n import fold, msg, msg_n
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.sheets import TableSchema
-from adjudicator.xlsx.safety import DEFAULT_LIMITS, Limits, check_file, corrupt_file_problem
+from adjudicator.xlsx.safety import DEFAULT_LIMITS, Limits, corrupt_file_problem, inspect
 
 HEADER_SEARCH_ROWS = 15
+#: Unknown headers named one by one in the F06 warning; the rest are counted.
+UNKNOWN_HEADERS_NAMED = 5
+
+
+@dataclass(frozen=True)
+class ErrorValue:
+    """A cell holding a spreadsheet error (``#DIV/0!``, ``#N/A``…): a formula that failed, never a blank."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass
@@ -82,16 +100,24 @@ def clean(value: Any) -> Any:
 
 def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LIMITS) -> WorkbookData | None:
     """All sheets of a workbook as value grids, or None (with problems) when it cannot be read."""
-    checks = check_file(path, limits)
-    problems.extend(checks)
-    if any(p.is_error for p in checks):
+    inspection = inspect(path, limits)
+    problems.extend(inspection.problems)
+    if any(p.is_error for p in inspection.problems):
         return None
     try:
-        book = CalamineWorkbook.from_path(str(path))
+        if inspection.skip_sheets:
+            book = CalamineWorkbook.from_filelike(without_sheets(path, inspection.skip_sheets))
+        else:
+            book = CalamineWorkbook.from_path(str(path))
         data = WorkbookData(path)
         for meta in book.sheets_metadata:
+            if meta.name in inspection.skip_sheets:
+                continue  # an Excel 4.0 macro sheet: never read (warning F14)
             sheet = book.get_sheet_by_name(meta.name)
             rows = sheet.to_python(skip_empty_area=False)
+            for (row, col), text in inspection.errors.get(meta.name, {}).items():
+                if row <= len(rows) and col <= len(rows[row - 1]):
+                    rows[row - 1][col - 1] = ErrorValue(text)
             data.sheets[meta.name] = SheetGrid(meta.name, rows, visible=str(meta.visible).endswith("Visible"))
         return data
     except (CalamineError, Exception) as exc:  # noqa: B014 - calamine raises several error types
@@ -99,6 +125,28 @@ def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LI
             raise
         problems.add(corrupt_file_problem(path.name))
         return None
+
+
+def without_sheets(path: Path, names: list[str]) -> IO[bytes]:
+    """A temporary copy of the .xlsx/.xlsm at ``path`` whose workbook no longer lists the sheets ``names``
+    (Excel 4.0 macro sheets, which calamine refuses to open a workbook with); the parts stay, unread."""
+    copy = tempfile.TemporaryFile()
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
+        for info in source.infolist():
+            with source.open(info) as member:
+                if info.filename == "xl/workbook.xml":
+                    xml = member.read().decode("utf-8")
+                    for name in names:
+                        xml = re.sub(r"<(\w+:)?sheet\b[^>]*\bname=\"" + re.escape(xml_escape(name, {'"': "&quot;"}))
+                                     + r"\"[^>]*/>", "", xml)
+                    out.writestr(info.filename, xml)
+                elif info.filename.lower().startswith("xl/macrosheets/"):
+                    continue
+                else:
+                    with out.open(info.filename, "w") as target:
+                        shutil.copyfileobj(member, target, 1 << 20)
+    copy.seek(0)
+    return copy
 
 
 def read_table(
@@ -126,6 +174,19 @@ def read_table(
     where = {"file": book.name, "sheet": grid.name}
     if header_row == 0:
         header_row = 1
+        if not schema.optional and any(clean(v) is not None for row in grid.rows for v in row):
+            problems.add(
+                Problem(
+                    "F05",
+                    Severity.ERROR,
+                    msg("No header of the sheet {sheet} was found in its first {rows} rows; its rows cannot be "
+                        "read.", sheet=grid.name, rows=HEADER_SEARCH_ROWS),
+                    msg("Put the header row of the order workbook back where the template has it, above the "
+                        "orders."),
+                    cell="A1",
+                    **where,
+                )
+            )
     letters = {key: get_column_letter(col) for key, col in mapping.items()}
     for column in schema.columns:
         if column.required and column.key not in mapping:
@@ -141,25 +202,21 @@ def read_table(
             )
     known = set(mapping.values())
     header_cells = grid.rows[header_row - 1] if len(grid.rows) >= header_row else []
-    for col, raw in enumerate(header_cells, start=1):
-        text = clean(raw)
-        if text is not None and col not in known:
-            problems.add(
-                Problem(
-                    "F06",
-                    Severity.WARNING,
-                    msg("The column {column} is not used by the adjudicator and was ignored.", column=str(text)),
-                    None,
-                    cell=f"{get_column_letter(col)}{header_row}",
-                    **where,
-                )
-            )
+    unknown = [(col, str(text)) for col, raw in enumerate(header_cells, start=1)
+               if (text := clean(raw)) is not None and col not in known]
+    if unknown:
+        problems.add(_unknown_headers(unknown, header_row, where))
     records: list[dict[str, Any]] = []
     index: list[int] = []
     for row_number in range(header_row + 1, len(grid.rows) + 1):
         record = {key: grid.value(row_number, col) for key, col in mapping.items()}
         if all(v is None for key, v in record.items() if not schema.column(key).computed):
             continue  # blank, apart from the template's own formulas
+        for key, value in record.items():
+            if not schema.column(key).computed and _unusable(value):
+                problems.add(_unusable_problem(value, f"{get_column_letter(mapping[key])}{row_number}",
+                                               row_number, where))
+                record[key] = None
         records.append(record)
         index.append(row_number)
     row_index = pd.Index(index, name="row", dtype="int64")
@@ -168,6 +225,45 @@ def read_table(
         index=row_index,
     )
     return Table(schema, grid.name, frame, letters)
+
+
+def top_left(ws: Any, ref: str) -> Any:
+    """The openpyxl cell at ``ref``, or the top-left cell of the merged range that covers it (a merged
+    cell's value and marks live there; the others are read-only)."""
+    cell = ws[ref]
+    if type(cell).__name__ == "MergedCell":
+        for merged in ws.merged_cells.ranges:
+            if cell.coordinate in merged:
+                return ws.cell(row=merged.min_row, column=merged.min_col)
+    return cell
+
+
+def _unusable(value: Any) -> bool:
+    return isinstance(value, ErrorValue) or (isinstance(value, float) and not math.isfinite(value))
+
+
+def _unusable_problem(value: Any, cell: str, row: int, where: dict[str, str]) -> Problem:
+    """C05: a cell holding an error value (a formula that failed) or a number that is not finite."""
+    if isinstance(value, ErrorValue):
+        message = msg("The cell holds the error {value}: its formula failed.", value=value.text)
+        hint = msg("Correct the formula, or type the value itself.")
+    else:
+        message = msg("The cell holds {value}, which is not a number that can be used.", value=str(value))
+        hint = msg("Type an ordinary number, or leave the cell empty.")
+    return Problem("C05", Severity.ERROR, message, hint, cell=cell, row=row, **where)
+
+
+def _unknown_headers(unknown: list[tuple[int, str]], header_row: int, where: dict[str, str]) -> Problem:
+    """One F06 warning for every header the adjudicator does not know, at the first of them."""
+    named = ", ".join(text[:40] for _, text in unknown[:UNKNOWN_HEADERS_NAMED])
+    cell = f"{get_column_letter(unknown[0][0])}{header_row}"
+    if len(unknown) == 1:
+        message = msg("The column {column} is not used by the adjudicator and was ignored.", column=named)
+    else:
+        message = msg_n("{n} column is not used by the adjudicator and was ignored: {columns}.",
+                        "{n} columns are not used by the adjudicator and were ignored: {columns}.", len(unknown),
+                        columns=named + (", …" if len(unknown) > UNKNOWN_HEADERS_NAMED else ""))
+    return Problem("F06", Severity.WARNING, message, None, cell=cell, **where)
 
 
 def _find_header(grid: SheetGrid, spellings: dict[str, set[str]]) -> tuple[int, dict[str, int]]:

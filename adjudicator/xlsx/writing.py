@@ -24,6 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import Msg, msg, render
+from adjudicator.xlsx.reproducible import make_reproducible
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="305496")
@@ -62,7 +63,7 @@ def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None
 
 def sheet_title(wb: Workbook, wanted: str) -> str:
     """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\)."""
-    base = wanted.translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
+    base = ILLEGAL_CHARACTERS_RE.sub("", wanted).translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
     title, n = base, 2
     existing = {ws.title.casefold() for ws in wb.worksheets}
     while title.casefold() in existing:
@@ -182,7 +183,11 @@ def _atomic(target: Path, write: Callable[[str], None]) -> None:
 
 
 def atomic_save(wb: Workbook, path: Path) -> None:
-    _atomic(path, wb.save)
+    def save(temporary: str) -> None:
+        wb.save(temporary)
+        make_reproducible(temporary)  # fixed zip dates and order: the same workbook gives the same bytes
+
+    _atomic(path, save)
 
 
 def atomic_copy(source: Path, target: Path) -> None:

@@ -100,7 +100,7 @@ class GalacticWar(Ruleset):
                 if isinstance(outcome, Rejection):
                     problems.add(_problem(outcome, sheet, row))
                 elif row in readings:
-                    problems.add(Problem("M10", Severity.WARNING, msg("Order text {reading}.", reading=readings[row]),
+                    problems.add(Problem("MV10", Severity.WARNING, msg("Order text {reading}.", reading=readings[row]),
                                          None, file=sheet.file, sheet=sheet.sheet, cell=sheet.cell(row, "text"),
                                          row=row))
         stance, rows = valid_rows(orders, "stance")

@@ -67,5 +67,5 @@ def select(world: World, wanted: list[Wanted], candidates: list[Unit],
 
 
 def unknown_system(system: str, column: str) -> Rejection:
-    return Rejection("M08", msg("System {system} is not on the map.", system=system or "—"), column,
+    return Rejection("MV08", msg("System {system} is not on the map.", system=system or "—"), column,
                      msg("Use a system ID from the Systems sheet."))

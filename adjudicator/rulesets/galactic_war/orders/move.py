@@ -1,5 +1,5 @@
 """Movement orders (§4.1, §6.1): the document's free text or explicit columns, checked against the
-positions at the start of Movement (M01–M08), carried out simultaneously."""
+positions at the start of Movement (MV01–MV08), carried out simultaneously."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def read_row(world: World, race: str, row: int, values: dict[str, Any], reading_
     if text:
         prefix, units, systems, text_dna = parse_free_text(text)
         if not units or not systems:
-            return Rejection("M09", msg("The order {value} cannot be read.", value=text), "text",
+            return Rejection("MV09", msg("The order {value} cannot be read.", value=text), "text",
                              msg("Write it as 'G: cruiser – 7 – 1. Do not attack', or fill in the other columns."))
         at_prefix = prefix in world.systems and _has(world, race, units, prefix)
         tag = len(systems) >= 2 and (reading_rule == "TAG" or (reading_rule == "AUTO" and (
@@ -127,7 +127,7 @@ def blocked(world: World, race: str, system: str) -> str | None:
 
 
 def check_rows(world: World, rows: list[MoveRow], params: dict[str, Any]) -> dict[int, Move | Rejection]:
-    """Every row of one race against the start-of-Movement snapshot; M02 across its rows."""
+    """Every row of one race against the start-of-Movement snapshot; MV02 across its rows."""
     out: dict[int, Move | Rejection] = {}
     claimed: dict[str, int] = {}
     wormholes = bool(params.get("wormholes_adjacent", True))
@@ -160,25 +160,25 @@ def _check(world: World, row: MoveRow, wormholes: bool, params: dict[str, Any], 
     candidates = [u for u in world.ships(row.origin, row.race) if not u.aboard]
     units, missing = select(world, row.wanted, candidates, set(claimed) | explicit)
     if missing is not None:
-        return Rejection("M01", msg("Unit {id} is not yours or is not in {origin}.", id=missing, origin=row.origin),
+        return Rejection("MV01", msg("Unit {id} is not yours or is not in {origin}.", id=missing, origin=row.origin),
                          "units", msg("See the Units sheet of your last results."))
     for unit in units:
         if unit.id in claimed:
             return _twice(unit.id)
     for a, b in zip(route, route[1:], strict=False):
         if not world.adjacent(a, b, wormholes):
-            return Rejection("M03", msg("{a} and {b} are not adjacent.", a=a, b=b), "path",
+            return Rejection("MV03", msg("{a} and {b} are not adjacent.", a=a, b=b), "path",
                              msg("Write every system the ships pass through, one step at a time."))
     steps = len(route) - 1
     for unit in units:
         move = world.stat(unit.type).move
         if steps > move:
-            return Rejection("M04", msg("{type} moves {m}; the path has {n} steps.", type=msg(_label(unit.type)),
+            return Rejection("MV04", msg("{type} moves {m}; the path has {n} steps.", type=msg(_label(unit.type)),
                                         m=move, n=steps), "path", msg("Shorten the path or move these ships apart."))
     for system in route[1:-1]:
         other = blocked(world, row.race, system)
         if other:
-            return Rejection("M06", msg("Cannot pass through {s}: it contains the fleet of {race}.", s=system,
+            return Rejection("MV06", msg("Cannot pass through {s}: it contains the fleet of {race}.", s=system,
                                         race=other), "path", msg("Go around it."))
     move_obj = Move(row, units, route)
     if row.pickups:
@@ -197,7 +197,7 @@ def _loads(world: World, row: MoveRow, move: Move, claimed: dict[str, int]) -> R
         names = ", ".join(w.text for w in wanted)
 
         def refuse(reason: Msg, s: str = system, n: str = names) -> Rejection:
-            return Rejection("M07", msg("Transport {id} cannot load {units} at {s}: {reason}.",
+            return Rejection("MV07", msg("Transport {id} cannot load {units} at {s}: {reason}.",
                                         id=transports[0].id if transports else "—", units=n, s=s, reason=reason),
                              "pickups", msg("Load only your own units waiting on your planets or in space there."))
 
@@ -208,7 +208,7 @@ def _loads(world: World, row: MoveRow, move: Move, claimed: dict[str, int]) -> R
         friendly = {p.id for p in world.planets_in(system) if p.owner == row.race}
         waiting = [u for u in world.in_system(system) if u.race == row.race and not u.aboard and u.id not in moving
                    and ((u.type in ("GF", "PDS") and (u.planet in friendly or not u.planet))
-                        or (u.type == "FIGHTER" and not u.planet))]  # M07: on a friendly planet or in space
+                        or (u.type == "FIGHTER" and not u.planet))]  # MV07: on a friendly planet or in space
         units, missing = select(world, wanted, waiting, taken | set(claimed))
         if missing is not None:
             return refuse(msg("{unit} is not waiting there", unit=missing))
@@ -218,19 +218,19 @@ def _loads(world: World, row: MoveRow, move: Move, claimed: dict[str, int]) -> R
             taken.add(unit.id)
         move.loads.append((system, units))
     if len(taken) > capacity:
-        return Rejection("M07", msg("Transport {id} cannot load {units} at {s}: {reason}.", id=transports[0].id,
+        return Rejection("MV07", msg("Transport {id} cannot load {units} at {s}: {reason}.", id=transports[0].id,
                                     units=len(taken), s=", ".join(s for s, _ in row.pickups),
                                     reason=msg("only {n} places are free", n=capacity)), "pickups", None)
     return None
 
 
 def _twice(unit_id: str) -> Rejection:
-    return Rejection("M02", msg("Unit {id} has more than one movement order.", id=unit_id), "units",
+    return Rejection("MV02", msg("Unit {id} has more than one movement order.", id=unit_id), "units",
                      msg("Give each unit one order: delete it from the other rows."))
 
 
 def _cannot_fly(unit_type: str) -> Rejection:
-    return Rejection("M05", msg("{type} can only travel aboard a Transport.", type=msg(_label(unit_type))), "units",
+    return Rejection("MV05", msg("{type} can only travel aboard a Transport.", type=msg(_label(unit_type))), "units",
                      msg("Load it with the Pickups column of a Transport's row."))
 
 
