@@ -114,7 +114,6 @@ def write_table_sheet(
         if width >= 40:  # long texts (messages, causes) wrap inside their column
             for r in range(2, last):
                 ws.cell(row=r, column=col).alignment = wrap
-    fit_row_heights(ws, 2, last)
     ws.freeze_panes = "A2"
     fit_to_page_width(ws)
     if headers:
@@ -182,6 +181,10 @@ def _atomic(target: Path, write: Callable[[str], None]) -> None:
 
 
 def atomic_save(wb: Workbook, path: Path) -> None:
+    """Lay the workbook out (widths, row heights, print setup: see layout.py) and save it atomically."""
+    from adjudicator.xlsx.layout import lay_out
+
+    lay_out(wb)
     _atomic(path, wb.save)
 
 
