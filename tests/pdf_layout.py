@@ -61,3 +61,31 @@ def overlaps(page: Page, tolerance: float = 0.25) -> list[tuple[Word, Word]]:
 
 def past_the_edge(page: Page) -> list[Word]:
     return [w for w in page.words if w.x0 < 0 or w.y0 < 0 or w.x1 > page.width + 0.5 or w.y1 > page.height + 0.5]
+
+
+def words_of(pdf_pages: list[Page]) -> set[str]:
+    return {w.text for page in pdf_pages for w in page.words}
+
+
+def cell_words(xlsx: Path) -> dict[str, set[str]]:
+    """The words of every text cell inside the print area of each visible sheet, by sheet."""
+    import openpyxl
+    from openpyxl.utils.cell import range_boundaries
+
+    book = openpyxl.load_workbook(xlsx)
+    found: dict[str, set[str]] = {}
+    for ws in book.worksheets:
+        if ws.sheet_state != "visible":
+            continue
+        area = ws.print_area
+        bounds = range_boundaries(str(area).split("!")[-1].replace("$", "").split(",")[0]) if area else None
+        words: set[str] = set()
+        for row in ws.iter_rows():
+            for cell in row:
+                if not isinstance(cell.value, str) or cell.data_type == "f":
+                    continue
+                if bounds and not (bounds[0] <= cell.column <= bounds[2] and bounds[1] <= cell.row <= bounds[3]):
+                    continue
+                words.update(cell.value.split())
+        found[ws.title] = words
+    return found
