@@ -9,6 +9,7 @@ a file.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
@@ -61,13 +62,19 @@ def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None
 
 
 def sheet_title(wb: Workbook, wanted: str) -> str:
-    """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\)."""
-    base = wanted.translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
-    title, n = base, 2
+    """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\). A turn label at the end
+    (" T03") is kept whole: the name before it is what gets shortened."""
+    clean = " ".join(wanted.translate(FORBIDDEN_IN_TITLES).split()) or "Sheet"
+    found = re.match(r"^(.*?)(\s+T\d+)$", clean)
+    front, turn = (found.group(1), found.group(2)) if found else (clean, "")
+
+    def fitted(suffix: str) -> str:
+        return front[: 31 - len(turn) - len(suffix)].rstrip() + suffix + turn
+
+    title, n = fitted(""), 2
     existing = {ws.title.casefold() for ws in wb.worksheets}
     while title.casefold() in existing:
-        suffix = f" ({n})"
-        title = base[: 31 - len(suffix)] + suffix
+        title = fitted(f" ({n})")
         n += 1
     return title
 
