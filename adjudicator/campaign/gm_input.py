@@ -20,7 +20,16 @@ from adjudicator.sheets import Kind
 from adjudicator.xlsx.reading import read_workbook
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import INSTRUCTIONS
-from adjudicator.xlsx.writing import TITLE_FONT, atomic_save, header_row, put, write_rows
+from adjudicator.xlsx.writing import (
+    TITLE_FONT,
+    atomic_save,
+    error_alert,
+    header_row,
+    identifiers_as_text,
+    number_hint,
+    put,
+    write_rows,
+)
 
 GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30)
 
@@ -67,6 +76,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                 values.append(value)
             rows.append(values)
         write_rows(sheet, 2, rows, lang)
+        identifiers_as_text(sheet, schema.columns, 2, len(rows) + 1)
         last = max(len(rows) + 1, 100)
         keys = schema.keys()
         for index, column in enumerate(schema.columns, start=1):
@@ -74,18 +84,21 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
             if column.kind is Kind.CHOICE:
                 labels = ",".join(column.choice_label(c.code, lang) for c in column.choices)
                 validation = DataValidation(type="list", formula1=f'"{labels}"', allow_blank=True)
+                error_alert(validation, lang, msg("Choose a value from the list."))
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
             elif column.key == "winner" and "faction_a" in keys:
                 for r, record in enumerate(frame.to_dict("records"), start=2):
                     options = f'"{record.get("faction_a")},{record.get("faction_b")},DRAW"'
                     validation = DataValidation(type="list", formula1=options, allow_blank=True)
+                    error_alert(validation, lang, msg("Choose a value from the list."))
                     validation.add(f"{letter}{r}")
                     sheet.add_data_validation(validation)
             elif column.kind in (Kind.INT, Kind.NUMBER) and column.minimum is not None:
                 validation = DataValidation(type="decimal", operator="between", formula1=str(column.minimum),
                                             formula2=str(column.maximum if column.maximum is not None else 10**9),
                                             allow_blank=True)
+                error_alert(validation, lang, number_hint(column))
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
     atomic_save(wb, path)

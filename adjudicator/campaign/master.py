@@ -26,7 +26,7 @@ from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
 from adjudicator.xlsx.safety import Limits
-from adjudicator.xlsx.writing import header_row, sheet_title, write_report_sheet, write_rows
+from adjudicator.xlsx.writing import header_row, identifiers_as_text, sheet_title, write_report_sheet, write_rows
 
 MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000)
 
@@ -232,6 +232,7 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
     ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
     header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
     write_rows(ws, 2, rows, lang)
+    identifiers_as_text(ws, schema.columns, 2, len(rows) + 1)
     ws.freeze_panes = "A2"
 
 

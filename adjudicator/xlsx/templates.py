@@ -17,7 +17,15 @@ from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.sheets import Kind, TableSchema
 from adjudicator.xlsx.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
-from adjudicator.xlsx.writing import TITLE_FONT, fit_to_page_width, header_row, put, write_report_sheet
+from adjudicator.xlsx.writing import (
+    TITLE_FONT,
+    error_alert,
+    fit_to_page_width,
+    header_row,
+    number_hint,
+    put,
+    write_report_sheet,
+)
 
 LISTS_SHEET = "_lists"
 INSTRUCTIONS = N_("Instructions")
@@ -80,7 +88,8 @@ def build_order_workbook(
                 wb.defined_names[name] = DefinedName(name, attr_text=ref)
                 strict = column.kind is Kind.CHOICE
                 validation = DataValidation(type="list", formula1=f"={name}", allow_blank=True,
-                                            showErrorMessage=strict, errorStyle="stop" if strict else "warning")
+                                            showErrorMessage=True, errorStyle="stop" if strict else "warning")
+                error_alert(validation, lang, msg("Choose a value from the list."))
             elif column.kind in (Kind.INT, Kind.NUMBER):
                 validation = DataValidation(
                     type="whole" if column.kind is Kind.INT else "decimal",
@@ -90,6 +99,7 @@ def build_order_workbook(
                     allow_blank=True,
                     showErrorMessage=True,
                 )
+                error_alert(validation, lang, number_hint(column))
             if validation is None:
                 validation = DataValidation(allow_blank=True)
             if column.help:
@@ -98,8 +108,13 @@ def build_order_workbook(
                 validation.showInputMessage = True
             validation.add(area)
             ws.add_data_validation(validation)
+            as_text = column.kind in (Kind.TEXT, Kind.CHOICE)  # identifiers (0201, A1, IDs) stay text
+            if as_text:
+                ws.column_dimensions[letter].number_format = "@"
             for r in range(2, INPUT_ROWS + 2):
                 ws.cell(row=r, column=index).protection = Protection(locked=False)
+                if as_text:
+                    ws.cell(row=r, column=index).number_format = "@"
         for r, values in enumerate((rows or {}).get(schema.key, []), start=2):
             for index, column in enumerate(schema.columns, start=1):
                 value = values.get(column.key)

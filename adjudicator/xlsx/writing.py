@@ -21,10 +21,12 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import Msg, msg, render
+from adjudicator.sheets import Column, Kind
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="305496")
@@ -85,6 +87,45 @@ def fit_to_page_width(ws: Worksheet) -> None:
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+def error_alert(validation: DataValidation, lang: str, text: Msg) -> None:
+    """Turn on a validation's error alert, in the reader's language."""
+    validation.showErrorMessage = True
+    validation.errorTitle = msg("Not allowed here").render(lang)[:32]
+    validation.error = text.render(lang)[:255]
+
+
+def number_hint(column: Column) -> Msg:
+    """What a number column accepts, for its error alert."""
+    whole = column.kind is Kind.INT
+    low = _shown_number(column.minimum)
+    high = _shown_number(column.maximum)
+    if low is not None and high is not None:
+        return (msg("Write a whole number from {low} to {high}.", low=low, high=high) if whole
+                else msg("Write a number from {low} to {high}.", low=low, high=high))
+    if low is not None:
+        return (msg("Write a whole number of at least {low}.", low=low) if whole
+                else msg("Write a number of at least {low}.", low=low))
+    return msg("Write a whole number.") if whole else msg("Write a number.")
+
+
+def _shown_number(value: float | None) -> str | None:
+    if value is None:
+        return None
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def identifiers_as_text(ws: Worksheet, columns: Sequence[Column], first: int, last: int) -> None:
+    """Text columns (hexes such as 0201, squares, IDs) formatted as text ("@"), the written cells and the
+    column itself, so that what the GM or a player types there is not turned into a number."""
+    for index, column in enumerate(columns, start=1):
+        if column.kind not in (Kind.TEXT, Kind.CHOICE):
+            continue
+        letter = get_column_letter(index)
+        ws.column_dimensions[letter].number_format = "@"
+        for row in range(first, last + 1):
+            ws.cell(row=row, column=index).number_format = "@"
 
 
 def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
