@@ -191,10 +191,14 @@ def _language_of(submission: Submission, campaign: Campaign) -> str:
 
 def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list[Submission]) -> dict[str, Path]:
     written = {}
+    stems = [s.path.stem.casefold() for s in submissions]
     for submission in submissions:
         if not submission.problems:
             continue
-        target = folder.checks_dir(campaign.turn) / f"{submission.path.stem}.checked.xlsx"
+        name = submission.path.stem  # ALPHA.ods beside ALPHA.xlsx: ALPHA-ods.checked.xlsx, ALPHA-xlsx.checked.xlsx
+        if stems.count(name.casefold()) > 1:
+            name = f"{name}-{submission.path.suffix.lstrip('.').lower()}"
+        target = folder.checks_dir(campaign.turn) / f"{name}.checked.xlsx"
         atomic_save(checked_copy(submission, _language_of(submission, campaign)), target)
         written[submission.name] = target
     return written
