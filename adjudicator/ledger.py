@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from adjudicator.i18n import N_, Msg, msg
+from adjudicator.i18n import N_, Msg, Words, msg
 
 #: An amount of a ledger: whole units, or exact decimals (``Decimal("31.25")``) for games that count cents.
 Amount = int | Decimal
@@ -103,6 +103,12 @@ def account_label(account: str) -> Msg | str:
     kind, _, where = account.partition("@")
     if kind == "fleet" and where:
         return msg("fleet in {square}", square=where)
+    if where:  # a ruleset's account of a kind of unit somewhere ("CRUISER@13"): the kind in the reader's words
+        from adjudicator.references import label_of
+
+        label = label_of(kind)
+        if label is not None:
+            return msg("{what} in {where}", what=Words((label,)), where=where)
     return account
 
 

@@ -38,3 +38,8 @@ def shown_reference(reference: object) -> Msg | Words | object:
     if not row:
         return Words(words) if any(p in labels for p in parts) else reference
     return msg("{source}, row {row}", source=Words(words), row=int(row.group(1)))
+
+
+def label_of(code: str) -> str | None:
+    """The msgid of a ruleset's code (an order type, a unit type...), if it has one."""
+    return _labels().get(code) if code not in ("gm", "income") else None

@@ -73,6 +73,8 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                     value = None
                 if value is not None and column.kind is Kind.CHOICE:
                     value = column.choice_label(str(value), lang)
+                elif column.key == "winner" and value == "DRAW":
+                    value = msg("DRAW").render(lang)
                 values.append(value)
             rows.append(values)
         write_rows(sheet, 2, rows, lang)
@@ -89,7 +91,8 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                 sheet.add_data_validation(validation)
             elif column.key == "winner" and "faction_a" in keys:
                 for r, record in enumerate(frame.to_dict("records"), start=2):
-                    options = f'"{record.get("faction_a")},{record.get("faction_b")},DRAW"'
+                    draw = msg("DRAW").render(lang)  # read back in any language (НИЧЬЯ, EMPATE)
+                    options = f'"{record.get("faction_a")},{record.get("faction_b")},{draw}"'
                     validation = DataValidation(type="list", formula1=options, allow_blank=True)
                     error_alert(validation, lang, msg("Choose a value from the list."))
                     validation.add(f"{letter}{r}")

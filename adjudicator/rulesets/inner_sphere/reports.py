@@ -59,7 +59,8 @@ def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
         text = msg("Repair of the factory of {system}, productive in turn {turn}.", system=system, turn=arrives)
     else:
         text = msg("New light factory of {system}, working in turn {turn}.", system=system, turn=arrives)
-    return [text, job.system, job.name or job.item, arrives]
+    what = job.name or (msg(UNIT_LABELS[job.item]) if job.kind == "REGIMENT" and job.item in UNIT_LABELS else job.item)
+    return [text, job.system, what, arrives]
 
 
 class Reporter:
