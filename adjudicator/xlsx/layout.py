@@ -172,6 +172,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             points = max(points, lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
         if points > LINE_POINTS + ROW_PADDING:
             ws.row_dimensions[row[0].row].height = round(points, 1)
+            for cell in row:  # a tall row: every cell starts at its top, beside the wrapped text
+                if cell.value is not None and not (cell.alignment and cell.alignment.vertical):
+                    cell.alignment = _aligned_top(cell.alignment)
     print_setup(ws, last_row, _last_printed_column(ws, last_row, last_col), header_rows)
 
 
@@ -186,6 +189,13 @@ def _with_wrap(alignment: Alignment | None) -> Alignment:
     if alignment is None:
         return Alignment(wrap_text=True, vertical="top")
     return Alignment(horizontal=alignment.horizontal, vertical=alignment.vertical or "top", wrap_text=True,
+                     indent=alignment.indent, text_rotation=alignment.text_rotation)
+
+
+def _aligned_top(alignment: Alignment | None) -> Alignment:
+    if alignment is None:
+        return Alignment(vertical="top")
+    return Alignment(horizontal=alignment.horizontal, vertical="top", wrap_text=alignment.wrap_text,
                      indent=alignment.indent, text_rotation=alignment.text_rotation)
 
 
