@@ -2,7 +2,8 @@
 typed with Cyrillic look-alike letters ("А1" for A1), in another case ("alpha-t01-1"), without its
 accents, as a number (201 for hex 0201) or as the faction's name in another language ("АЛЬФА",
 "Империя Альфа" for ALPHA) is read as the one legal value meant, with a warning that says what was
-read. A name still unknown gets a warning with the closest legal values ("did you mean …").
+read. A name still unknown, that the ruleset refuses, gets the closest legal values in the hint of the
+ruleset's error ("did you mean …").
 
 The legal values of a column are those the order template offers in its dropdown
 (``Ruleset.choice_lists``); the ruleset's own checks then see the legal value.
@@ -13,10 +14,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from adjudicator.i18n import fold, msg
-from adjudicator.problems import ProblemList, Severity
+from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.sheets import Kind, records
 
 #: Cyrillic letters drawn like Latin ones (upper and lower case), as keyboards mix them.
@@ -99,10 +101,12 @@ class NameReader:
 
 
 def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
-               factions: Mapping[str, Iterable[str]], problems: ProblemList) -> None:
+               factions: Mapping[str, Iterable[str]], problems: ProblemList) -> list[Problem]:
     """Rewrite, in every order sheet, the text cells that have legal values (``offered``, by column key)
-    to the legal value meant, with a warning at the cell; warn with the closest values when none fits.
-    ``factions`` gives the other spellings of each faction ID (its names in any language)."""
+    to the legal value meant, with a warning at the cell. For a name that fits none, returns a warning
+    with the closest values, for :func:`suggest` to add where the ruleset found no error at that cell
+    (its error says it better). ``factions`` gives the other spellings of each faction ID."""
+    suggestions: list[Problem] = []
     for sheet in sheets.values():
         frame = sheet.frame
         for column in sheet.schema.columns:
@@ -127,7 +131,23 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
                     continue
                 near = reader.closest(typed)
                 if near:
-                    problems.add(sheet.problem(UNKNOWN, row, column.key,
-                                               msg("{typed} is not a known value here.", typed=str(typed)),
-                                               msg("Did you mean {values}?", values=", ".join(near)),
-                                               Severity.WARNING))
+                    suggestions.append(sheet.problem(UNKNOWN, row, column.key,
+                                                     msg("{typed} is not a known value here.", typed=str(typed)),
+                                                     msg("Did you mean {values}?", values=", ".join(near)),
+                                                     Severity.WARNING))
+    return suggestions
+
+
+def suggest(problems: ProblemList, suggestions: Iterable[Problem]) -> None:
+    """Add the "did you mean" of each name that fits none to the hint of the ruleset's error at that cell
+    (one message per cell). Where the ruleset found no error the name is legal after all (a dropdown
+    may offer only part of what a column takes), and nothing is added."""
+    items = problems._items  # noqa: SLF001 - the list's own order is kept; only a hint grows
+    for suggestion in suggestions:
+        at = next((i for i, p in enumerate(items) if p.is_error and (p.sheet, p.cell) == (suggestion.sheet,
+                                                                                          suggestion.cell)), None)
+        if at is None:
+            continue
+        error = items[at]
+        hint = msg("{hint} {more}", hint=error.hint, more=suggestion.hint) if error.hint else suggestion.hint
+        items[at] = replace(error, hint=hint)

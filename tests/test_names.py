@@ -24,6 +24,20 @@ def test_keys() -> None:
     assert NameReader(["A1", "B2"]).closest("A9") == ["A1"]
 
 
+def test_a_suggestion_joins_the_hint_of_the_error_at_its_cell_and_is_dropped_without_one() -> None:
+    from adjudicator.i18n import msg
+    from adjudicator.names import suggest
+    from adjudicator.problems import Problem, ProblemList, Severity
+
+    problems = ProblemList([Problem("E01", Severity.ERROR, msg("Bad."), msg("Fix it."), sheet="S", cell="B2")])
+    suggest(problems, [Problem("N02", Severity.WARNING, msg("?"), msg("Did you mean {values}?", values="A1"),
+                               sheet="S", cell="B2"),
+                       Problem("N02", Severity.WARNING, msg("?"), msg("Did you mean {values}?", values="C3"),
+                               sheet="S", cell="C3")])
+    assert [p.code for p in problems] == ["E01"]
+    assert list(problems)[0].hint.render("en") == "Fix it. Did you mean A1?"
+
+
 def _append_row(path: Path, sheet: str, headers: dict[str, str], values: dict[str, object]) -> int:
     book = openpyxl.load_workbook(path)
     ws = book[sheet]
@@ -93,8 +107,9 @@ def test_unknown_names_get_the_closest_legal_values(tmp_path: Path) -> None:
         "order": schema.column("order").choice_label("BUILD", lang), "square": home + "9", "amount": 1})
     alpha = _submission(pipeline.check(root), "ALPHA")
     letter = openpyxl.utils.get_column_letter([c.key for c in schema.columns].index("square") + 1)
-    found = [p for p in alpha.problems if p.cell == f"{letter}{row}" and p.code == "N02"]
-    assert found and home in found[0].hint.render(lang)
+    found = [p for p in alpha.problems if p.cell == f"{letter}{row}"]
+    assert len(found) == 1, found  # the ruleset's error, its hint now naming the closest squares
+    assert found[0].is_error and home in found[0].hint.render(lang)
 
 
 @pytest.mark.parametrize("typed", [104, "104"])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
 from adjudicator.i18n import msg
-from adjudicator.names import read_names
+from adjudicator.names import read_names, suggest
 from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList
 from adjudicator.sheets import TableSchema
 from adjudicator.validation import validate_table
@@ -102,10 +102,11 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
                                   file=path.name, turn=identity.turn, current=campaign.turn),
                        msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
     orders = FactionOrders(faction, path.name, read_sheets(book, ruleset.order_schemas, problems))
-    read_names(orders.sheets, ruleset.choice_lists(campaign, faction),
-               {f: [campaign.factions[f].name] for f in campaign.factions}, problems)  # А1 = A1, АЛЬФА = ALPHA
+    unknown = read_names(orders.sheets, ruleset.choice_lists(campaign, faction),
+                         {f: [campaign.factions[f].name] for f in campaign.factions}, problems)  # А1 = A1
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
         ruleset.validate_orders(campaign, faction, orders, problems)
+    suggest(problems, unknown)
     mark_invalid_rows(orders, problems)
     problems.sort()
     submission.orders = orders
