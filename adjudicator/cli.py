@@ -53,10 +53,21 @@ def say(text: Msg | str, lang: str, style: str | None = None) -> None:
     console.print(for_terminal(text.render(lang) if isinstance(text, Msg) else text), style=style, markup=False)
 
 
+def whole_column(table: Table, header: str, values: Iterable[str]) -> None:
+    """A column of identifiers (codes, names, cells): never wrapped, never cut, as wide as its longest."""
+    table.add_column(header, no_wrap=True, overflow="fold",
+                     min_width=max([len(header), *(len(v) for v in values)]))
+
+
 def show_problems(problems: Iterable[Problem], lang: str) -> None:
+    problems = list(problems)
     table = Table(show_lines=False, header_style="bold")
-    for header in (msg("Code"), msg("File"), msg("Sheet"), msg("Cell"), msg("Problem"), msg("What to do")):
-        table.add_column(header.render(lang), overflow="fold")
+    for header, values in ((msg("Code"), [p.code for p in problems]), (msg("File"), [p.file or "" for p in problems]),
+                           (msg("Sheet"), [p.sheet or "" for p in problems]),
+                           (msg("Cell"), [p.cell or "" for p in problems])):
+        whole_column(table, header.render(lang), values)
+    for header in (msg("Problem"), msg("What to do")):
+        table.add_column(header.render(lang), overflow="fold", ratio=1)
     for p in problems:
         style = "red" if p.is_error else "yellow"
         table.add_row(*map(terminal_text, (p.code, p.file or "", p.sheet or "", p.cell or "", p.message.render(lang),
@@ -96,15 +107,27 @@ def guarded(command: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
+def rejected_rows(submission: Submission) -> int:
+    """How many order rows of the workbook an error rejects."""
+    return len({(p.sheet, p.row) for p in submission.problems.errors if p.row})
+
+
 def summary(submissions: list[Submission], missing: list[str], checked: dict[str, Path], lang: str) -> None:
+    """One line per workbook (errors, warnings, rejected rows), the checked copies' paths below the table
+    (whole, at any width), then every problem."""
     table = Table(title=msg("Submitted workbooks").render(lang), header_style="bold")
-    for header in (msg("File"), msg("Faction"), msg("Errors"), msg("Warnings"), msg("Checked copy")):
-        table.add_column(header.render(lang))
+    whole_column(table, msg("File").render(lang), [s.name for s in submissions])
+    whole_column(table, msg("Faction").render(lang), [s.faction or "?" for s in submissions])
+    for header in (msg("Errors"), msg("Warnings"), msg("Rejected rows")):
+        table.add_column(header.render(lang), justify="right")
     for s in submissions:
         errors, warnings = len(s.problems.errors), len(s.problems.warnings)
         table.add_row(*map(terminal_text, (s.name, s.faction or "?", str(errors), str(warnings),
-                                           str(checked.get(s.name, "")))), style="red" if errors else None)
+                                           str(rejected_rows(s)))), style="red" if errors else None)
     console.print(table)
+    for s in submissions:
+        if s.name in checked:
+            say(msg("Checked copy of {file}: {path}", file=s.name, path=str(checked[s.name])), lang)
     if missing:
         say(msg("No valid workbook yet from: {factions}.", factions=", ".join(missing)), lang, "yellow")
         for reason in missing_reasons(submissions, missing):
@@ -122,11 +145,26 @@ def explicit_language() -> str | None:
         return None
 
 
+def lang_first(args: list[str]) -> list[str]:
+    """``--lang X`` (or ``--lang=X``) moved to the front, wherever it was given: ``adjudicator check
+    --lang es camp`` means ``adjudicator --lang es check camp``. Nothing after ``--`` is touched."""
+    head = args[: args.index("--")] if "--" in args else args
+    for index, arg in enumerate(head):
+        if index == 0:
+            continue
+        if arg.startswith("--lang="):
+            return [arg, *args[:index], *args[index + 1:]]
+        if arg == "--lang" and index + 1 < len(head):
+            return [arg, args[index + 1], *args[:index], *args[index + 2:]]
+    return args
+
+
 class LanguageFirstGroup(click.Group):
     """Reads ``--lang`` before click parses anything, so that even ``--help`` and usage errors of the
     top-level command come in that language."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args = lang_first(args)
         for index, arg in enumerate(args):
             chosen = arg.partition("=")[2] if arg.startswith("--lang=") else None
             if arg == "--lang" and index + 1 < len(args):
@@ -172,10 +210,13 @@ def rulesets_command() -> None:
     """List the installed rulesets."""
     lang = State.lang or "en"
     table = Table(header_style="bold")
-    for header in (msg("Ruleset"), msg("Game"), msg("Aliases"), msg("Players' language")):
-        table.add_column(header.render(lang))
-    for name, ruleset in installed().items():
-        table.add_row(name, msg(ruleset.title).render(lang), ", ".join(ruleset.aliases), ruleset.default_language)
+    found = installed()
+    whole_column(table, msg("Ruleset").render(lang), list(found))
+    table.add_column(msg("Game").render(lang), overflow="fold", ratio=1)
+    whole_column(table, msg("Aliases").render(lang), [a for r in found.values() for a in r.aliases])
+    whole_column(table, msg("Players' language").render(lang), [r.default_language for r in found.values()])
+    for name, ruleset in found.items():  # one alias a line: an alias is never cut
+        table.add_row(name, msg(ruleset.title).render(lang), "\n".join(ruleset.aliases), ruleset.default_language)
     console.print(table)
     for name, reason in broken().items():
         say(msg("The ruleset {name} is installed but cannot be loaded: {reason}", name=name, reason=reason), lang,
@@ -268,6 +309,8 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
         say(msg("Turn {turn} waits for your decisions: fill in {path} and run again.", turn=turn,
                 path=str(outcome.gm_input)), lang, "yellow")
         sys.exit(EXIT_WAITING)
+    if outcome.submissions:  # rows the turn rejected, as check shows them
+        summary(outcome.submissions, outcome.missing, outcome.checked, lang)
     if outcome.gm_problems:
         show_problems(outcome.gm_problems, lang)
     say(msg("Turn {turn} resolved (seed {seed}).", turn=turn, seed=outcome.seed), lang, "green")

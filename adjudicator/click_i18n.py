@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from typing import Any
 
 import click
 
@@ -50,6 +51,8 @@ def install(lang: str, root: click.Command | None = None) -> None:
         command = pending.pop()
         if getattr(command, "_help_option", None) is not None:
             command._help_option = None  # made again, in the new language, when next needed
+        for param in getattr(command, "params", []):
+            _translate_type_name(param.type, catalog.gettext)
         if isinstance(command, click.Group):
             pending.extend(command.commands.values())
     for name in CLICK_MODULES:
@@ -61,3 +64,16 @@ def install(lang: str, root: click.Command | None = None) -> None:
             module._ = catalog.gettext  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = catalog.ngettext  # type: ignore[attr-defined]
+
+
+def _translate_type_name(kind: click.ParamType, translate: Any) -> None:
+    """click names a path type ("file", "directory", "path") when the type is made, at import time: in
+    English. Name it again in the chosen language, as click.Path itself does."""
+    if not isinstance(kind, click.Path) or not callable(translate):
+        return
+    if kind.file_okay and not kind.dir_okay:
+        kind.name = translate("file")
+    elif kind.dir_okay and not kind.file_okay:
+        kind.name = translate("directory")
+    else:
+        kind.name = translate("path")

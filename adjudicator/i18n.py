@@ -168,9 +168,24 @@ def msg_n(singular: str, plural: str, n: int, **params: Any) -> Msg:
     return Msg(singular, dict(params), plural=plural, n=n)
 
 
+@dataclass(frozen=True)
+class Words:
+    """Several translatable words (msgids) shown as one list, each in the reader's language: the
+    choices a hint lists are then the very words of the reader's dropdown."""
+
+    words: tuple[str, ...]
+    separator: str = ", "
+
+    def render(self, lang: str = "en") -> str:
+        return self.separator.join(gettext_in(lang, word) for word in self.words)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+
 def render(value: Any, lang: str) -> Any:
-    """Render a :class:`Msg` (or a list of them); other values are returned as they are."""
-    if isinstance(value, Msg):
+    """Render a :class:`Msg` or :class:`Words` (or a list of them); other values are returned as they are."""
+    if isinstance(value, (Msg, Words)):
         return value.render(lang)
     if isinstance(value, (list, tuple)):
         return type(value)(render(item, lang) for item in value)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from adjudicator.i18n import Msg, msg
+from adjudicator.i18n import Msg, Words, msg
 
 #: An amount of a ledger: whole units, or exact decimals (``Decimal("31.25")``) for games that count cents.
 Amount = int | Decimal
@@ -101,6 +101,13 @@ def account_label(account: str) -> Msg | str:
     :meth:`~adjudicator.engine.ruleset.Ruleset.account_label`). Phase names are the ruleset's msgids."""
     if account == "treasury":
         return msg("treasury")
+    kind, _, where = account.partition("@")
+    if where:  # a ruleset's account of a kind of unit somewhere ("CRUISER@13"): the kind in the reader's words
+        from adjudicator.references import label_of
+
+        label = label_of(kind)
+        if label is not None:
+            return msg("{what} in {where}", what=Words((label,)), where=where)
     return account
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.errors import SchemaErrors
 
-from adjudicator.i18n import Msg, fold, msg
+from adjudicator.i18n import Msg, Words, fold, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.sheets import Column, Kind
 from adjudicator.xlsx.reading import Table
@@ -104,7 +104,7 @@ def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
         )
     if column.kind is Kind.NUMBER:
         return msg("{value} is not a number.", value=shown), msg("Write a number such as 75 or 12.5.")
-    allowed = ", ".join(c.code for c in column.choices)
+    allowed = Words(tuple(c.label for c in column.choices))  # the reader's dropdown words
     return (
         msg("{value} is not one of the allowed values.", value=shown),
         msg("Choose one of: {allowed}.", allowed=allowed),

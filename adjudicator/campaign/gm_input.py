@@ -14,13 +14,22 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from adjudicator.campaign.submissions import read_sheets
 from adjudicator.engine.ruleset import Ruleset, SheetRows
-from adjudicator.i18n import gettext_in, msg
+from adjudicator.i18n import Msg, gettext_in, msg
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Kind
 from adjudicator.xlsx.reading import read_workbook
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import INSTRUCTIONS
-from adjudicator.xlsx.writing import TITLE_FONT, atomic_save, header_row, put, write_rows
+from adjudicator.xlsx.writing import (
+    TITLE_FONT,
+    atomic_save,
+    error_alert,
+    header_row,
+    identifiers_as_text,
+    number_hint,
+    put,
+    write_rows,
+)
 
 GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30, max_rows=200_000, max_columns=500,
                    max_cells=5_000_000, max_text_chars=32_767, max_text_total=200_000_000, max_part_bytes=1 << 30)
@@ -65,31 +74,46 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                     value = None
                 if value is not None and column.kind is Kind.CHOICE:
                     value = column.choice_label(str(value), lang)
+                elif isinstance(value, str):  # a ruleset's word among the row's choices, in the reader's language
+                    value = _choice_text(ruleset.gm_row_choices(schema.key, record).get(column.key, ()), value, lang)
                 values.append(value)
             rows.append(values)
         write_rows(sheet, 2, rows, lang)
+        identifiers_as_text(sheet, schema.columns, 2, len(rows) + 1)
         last = max(len(rows) + 1, 100)
         for index, column in enumerate(schema.columns, start=1):
             letter = sheet.cell(row=1, column=index).column_letter
             if column.kind is Kind.CHOICE:
                 labels = ",".join(column.choice_label(c.code, lang) for c in column.choices)
                 validation = DataValidation(type="list", formula1=f'"{labels}"', allow_blank=True)
+                error_alert(validation, lang, msg("Choose a value from the list."))
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
             elif column.kind not in (Kind.INT, Kind.NUMBER) and not frame.empty:
                 for r, record in enumerate(frame.to_dict("records"), start=2):
                     options = ruleset.gm_row_choices(schema.key, record).get(column.key)
                     if options:
-                        validation = DataValidation(type="list", formula1=f'"{",".join(options)}"', allow_blank=True)
+                        words = ",".join(o.render(lang) if isinstance(o, Msg) else str(o) for o in options)
+                        validation = DataValidation(type="list", formula1=f'"{words}"', allow_blank=True)
+                        error_alert(validation, lang, msg("Choose a value from the list."))
                         validation.add(f"{letter}{r}")
                         sheet.add_data_validation(validation)
             elif column.kind in (Kind.INT, Kind.NUMBER) and column.minimum is not None:
                 validation = DataValidation(type="decimal", operator="between", formula1=str(column.minimum),
                                             formula2=str(column.maximum if column.maximum is not None else 10**9),
                                             allow_blank=True)
+                error_alert(validation, lang, number_hint(column))
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
     atomic_save(wb, path)
+
+
+def _choice_text(options: object, value: str, lang: str) -> str:
+    """``value`` in the reader's words when it is one of a row's translatable choices (DRAW → НИЧЬЯ)."""
+    for option in options:  # type: ignore[attr-defined]
+        if isinstance(option, Msg) and option.text == value:
+            return option.render(lang)
+    return value
 
 
 def read_gm_input(path: Path, ruleset: Ruleset, problems: ProblemList) -> dict[str, SheetRows] | None:

@@ -8,7 +8,7 @@ player's workbook, so a GM's typo is reported at its cell, never as a traceback.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +20,14 @@ from adjudicator.campaign.deadlines import next_turn_settings
 from adjudicator.dice import Roll
 from adjudicator.engine.parameters import ParameterError
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
-from adjudicator.i18n import N_, UnsupportedLanguageError, fold, msg, normalise_language
+from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg, normalise_language
 from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
 from adjudicator.xlsx.safety import Limits
-from adjudicator.xlsx.writing import header_row, sheet_title, write_report_sheet, write_rows
+from adjudicator.xlsx.writing import header_row, identifiers_as_text, sheet_title, write_report_sheet, write_rows
 
 MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000,
                        max_rows=1_000_000, max_columns=1_000, max_cells=20_000_000, max_text_chars=32_767,
@@ -208,7 +208,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
 
 
 # ---------------------------------------------------------------------------------------- writing
-def _frame_rows(frame: pd.DataFrame, schema: TableSchema) -> list[list[Any]]:
+def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> list[list[Any]]:
     rows = []
     for record in frame.to_dict("records"):
         row = []
@@ -219,7 +219,7 @@ def _frame_rows(frame: pd.DataFrame, schema: TableSchema) -> list[list[Any]]:
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             if value is not None and schema.column(key).kind is Kind.CHOICE:
-                value = schema.column(key).choice_label(str(value), "en")
+                value = schema.column(key).choice_label(str(value), lang)
             row.append(value)
         rows.append(row)
     return rows
@@ -237,6 +237,7 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
     ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
     header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
     write_rows(ws, 2, rows, lang)
+    identifiers_as_text(ws, schema.columns, 2, len(rows) + 1)
     ws.freeze_panes = "A2"
 
 
@@ -257,7 +258,7 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
     _replace_table(wb, PARAMETERS, rows, lang)
     for schema in (factions_schema(ruleset), *ruleset.state_schemas):
         frame = tables.get(schema.key, campaign.tables.get(schema.key))
-        _replace_table(wb, schema, _frame_rows(frame, schema) if frame is not None else [], lang)
+        _replace_table(wb, schema, _frame_rows(frame, schema, lang) if frame is not None else [], lang)
 
 
 def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str) -> None:
@@ -283,13 +284,22 @@ def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:
     return wb
 
 
-def add_turn_tabs(wb: Workbook, turn: int, order_rows: list[list[Any]], order_headers: list[Any],
-                  reports: list[ReportTable], lang: str) -> None:
+#: The orders of one order sheet of every faction: the sheet's title (a msgid), headers and rows.
+OrderTable = tuple[str, list[Any], list[list[Any]]]
+
+
+def add_turn_tabs(wb: Workbook, turn: int, order_tables: Mapping[str, OrderTable], reports: list[ReportTable],
+                  lang: str) -> None:
+    """The turn's tabs: one orders tab per order sheet ("T03 Orders", or "T03 Orders Repairs" when the
+    ruleset has several), each under that sheet's own headers, then the GM's report."""
     from adjudicator.xlsx.writing import write_table_sheet
 
     label = turn_label(turn)
-    widths = [10, 6, *[14] * max(len(order_headers) - 4, 0), 12, 70]
-    write_table_sheet(wb, f"{label} " + msg("Orders").render(lang), order_headers, order_rows, lang, widths)
+    orders = msg("Orders").render(lang)
+    for title, headers, rows in order_tables.values():
+        name = f"{label} {orders}" if len(order_tables) == 1 else f"{label} {orders} {gettext_in(lang, title)}"
+        widths = [10, 6, *[14] * max(len(headers) - 4, 0), 12, 70]
+        write_table_sheet(wb, name, headers, rows, lang, widths)
     write_report_sheet(wb, f"{label} " + msg("Report").render(lang), reports, lang)
 
 

@@ -21,6 +21,7 @@ from adjudicator.engine.ruleset import OrderOutcome, ReportTable, SheetRows, Sta
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import Problem
+from adjudicator.references import shown_reference
 from adjudicator.sheets import records
 from adjudicator.xlsx.identity import META_SHEET
 from adjudicator.xlsx.reading import top_left
@@ -153,7 +154,8 @@ def outcome_widths(sheet: SheetRows) -> list[int]:
 
 
 def ledger_rows(lines: Sequence[LedgerLine]) -> list[list[Any]]:
-    return [ledger_row(line) for line in lines]
+    """A player's ledger lines, their references in the player's words."""
+    return [[*row[:-1], shown_reference(row[-1])] for row in map(ledger_row, lines)]
 
 
 def results_workbook(

@@ -199,10 +199,14 @@ def _language_of(submission: Submission, campaign: Campaign) -> str:
 
 def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list[Submission]) -> dict[str, Path]:
     written = {}
+    stems = [s.path.stem.casefold() for s in submissions]
     for submission in submissions:
         if not submission.problems:
             continue
-        target = folder.checks_dir(campaign.turn) / f"{submission.path.stem}.checked.xlsx"
+        name = submission.path.stem  # ALPHA.ods beside ALPHA.xlsx: ALPHA-ods.checked.xlsx, ALPHA-xlsx.checked.xlsx
+        if stems.count(name.casefold()) > 1:
+            name = f"{name}-{submission.path.suffix.lstrip('.').lower()}"
+        target = folder.checks_dir(campaign.turn) / f"{name}.checked.xlsx"
         atomic_save(checked_copy(submission, _language_of(submission, campaign)), target)
         written[submission.name] = target
     return written
@@ -397,17 +401,18 @@ def _stage(
     wb = master.open_master(base)
     master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
     master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
-    order_headers: list[Any] = []
-    order_table: list[list[Any]] = []
+    order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
     for faction, submission in sorted(taken.items()):
         if submission.orders is None:
             continue
         for sheet in submission.orders.sheets.values():
             headers, rows = outcome_rows(sheet, str(faction), result.outcomes, list(submission.problems),
                                          campaign.language)
-            order_headers = [msg("Faction"), *headers]
-            order_table += [[faction, *row] for row in rows]
-    master.add_turn_tabs(wb, turn, order_table, order_headers, result.gm_reports, campaign.language)
+            title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
+            shown[:] = [msg("Faction"), *headers]
+            table += [[faction, *row] for row in rows]
+    master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
+                         campaign.language)
     atomic_save(wb, staging / "campaign_after.xlsx")
     return {
         "turn": turn,

@@ -11,6 +11,7 @@ from pathlib import Path
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
 from adjudicator.engine.validity import mark_rejected, passed_orders
 from adjudicator.i18n import msg
+from adjudicator.names import read_names, suggest
 from adjudicator.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList, RulesetFailure
 from adjudicator.sheets import TableSchema
 from adjudicator.validation import validate_table
@@ -102,11 +103,14 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
                                   file=path.name, turn=identity.turn, current=campaign.turn),
                        msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
     orders = FactionOrders(faction, path.name, read_sheets(book, ruleset.order_schemas, problems))
+    unknown = read_names(orders.sheets, ruleset.choice_lists(campaign, faction),
+                         {f: [campaign.factions[f].name] for f in campaign.factions}, problems)  # А1 = A1
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
         try:
             ruleset.validate_orders(campaign, faction, passed_orders(orders), problems)
         except Exception as error:  # noqa: BLE001 - the ruleset's own failure, not the player's
             raise RulesetFailure(ruleset.name, campaign.turn, error) from error
+    suggest(problems, unknown)
     problems.supersede("C05")
     mark_invalid_rows(orders, problems)
     problems.sort()

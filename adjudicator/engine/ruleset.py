@@ -250,9 +250,9 @@ class Ruleset(ABC):
 
         return account_label(account)
 
-    def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[str]]:
+    def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[Msg | str]]:
         """Values offered in the dropdowns of one row of a GM input sheet, by column key (e.g. the two sides of
-        a battle and DRAW for its winner)."""
+        a battle and DRAW for its winner); a :class:`Msg` is offered in the reader's words."""
         return {}
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:

@@ -19,7 +19,15 @@ from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.sheets import Kind, TableSchema
 from adjudicator.xlsx.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
-from adjudicator.xlsx.writing import TITLE_FONT, fit_to_page_width, header_row, put, write_report_sheet
+from adjudicator.xlsx.writing import (
+    TITLE_FONT,
+    error_alert,
+    fit_to_page_width,
+    header_row,
+    number_hint,
+    put,
+    write_report_sheet,
+)
 
 LISTS_SHEET = "_lists"
 INSTRUCTIONS = N_("Instructions")
@@ -82,7 +90,8 @@ def build_order_workbook(
                 wb.defined_names[name] = DefinedName(name, attr_text=ref)
                 strict = column.kind is Kind.CHOICE
                 validation = DataValidation(type="list", formula1=f"={name}", allow_blank=True,
-                                            showErrorMessage=strict, errorStyle="stop" if strict else "warning")
+                                            showErrorMessage=True, errorStyle="stop" if strict else "warning")
+                error_alert(validation, lang, msg("Choose a value from the list."))
             elif column.kind in (Kind.INT, Kind.NUMBER):
                 validation = DataValidation(
                     type="whole" if column.kind is Kind.INT else "decimal",
@@ -92,6 +101,7 @@ def build_order_workbook(
                     allow_blank=True,
                     showErrorMessage=True,
                 )
+                error_alert(validation, lang, number_hint(column))
             if validation is None:
                 validation = DataValidation(allow_blank=True)
             if column.help:
@@ -100,8 +110,13 @@ def build_order_workbook(
                 validation.showInputMessage = True
             validation.add(area)
             ws.add_data_validation(validation)
+            as_text = column.kind in (Kind.TEXT, Kind.CHOICE)  # identifiers (0201, A1, IDs) stay text
+            if as_text:
+                ws.column_dimensions[letter].number_format = "@"
             for r in range(2, INPUT_ROWS + 2):
                 ws.cell(row=r, column=index).protection = Protection(locked=False)
+                if as_text:
+                    ws.cell(row=r, column=index).number_format = "@"
         for r, values in enumerate((rows or {}).get(schema.key, []), start=2):
             for index, column in enumerate(schema.columns, start=1):
                 value = values.get(column.key)
@@ -177,9 +192,22 @@ def _budget_block(ws: Any, schema: TableSchema, letters: Mapping[str, str], trea
 
 
 def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: str, lang: str) -> None:
+    """The Instructions sheet, top to bottom: who and when, how to fill it in, then each order sheet's
+    columns with a few example rows laid out in that sheet's own columns. Texts span the columns the
+    example tables use (merged cells), so nothing sits beside a long text."""
     ws = wb.create_sheet(gettext_in(lang, INSTRUCTIONS))
-    ws.column_dimensions["A"].width = 28
-    ws.column_dimensions["B"].width = 90
+    shown = [[c for c in schema.columns if not c.computed] for schema in ruleset.order_schemas]
+    span = max([2, *(len(columns) for columns in shown)])
+    widths = [0.0] * span
+    for columns in shown:
+        for i, column in enumerate(columns):
+            widths[i] = max(widths[i], float(column.width))
+    widths[0] = max(widths[0], 24.0)
+    widths = [w or 10.0 for w in widths]
+    if sum(widths[1:]) < 80:
+        widths[-1] += 80 - sum(widths[1:])
+    for i, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = width
     fit_to_page_width(ws)
     put(ws, 1, 1, msg("{game}: orders of {faction} for turn {turn}", game=msg(ruleset.title),
                       faction=campaign.factions[faction].name, turn=campaign.turn), lang)
@@ -199,52 +227,73 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
                       "there are any. Do not rename sheets or headers. Save and send the file back to the GM.")))
     row = 3
     for label, value in lines:
-        put(ws, row, 1, label, lang)
-        ws.cell(row=row, column=1).font = Font(bold=True)
-        put(ws, row, 2, value, lang)
-        ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
-        ws.cell(row=row, column=1).alignment = Alignment(vertical="top")
+        _label_and_text(ws, row, label, value, span, lang)
         if value is None:
             mark_final_cell(ws, row, lang)
         row += 1
     row += 1
     examples = ruleset.example_rows(campaign, faction)
-    for schema in ruleset.order_schemas:
-        row = _describe_sheet(ws, row, schema, lang)
+    offered = ruleset.choice_lists(campaign, faction)
+    for schema, columns in zip(ruleset.order_schemas, shown, strict=True):
+        row = _describe_sheet(ws, row, schema, span, lang)
         if examples.get(schema.key):
-            row = _example_table(ws, row, schema, examples[schema.key], lang)
+            rows = [_for_this_faction(values, columns, offered) for values in examples[schema.key]]
+            row = _example_table(ws, row, columns, rows, lang)
     ws.protection.sheet = True
 
 
-def _example_table(ws: Any, row: int, schema: TableSchema, rows: Sequence[Mapping[str, Any]], lang: str) -> int:
-    """Filled example rows under a sheet's description, laid out as on the sheet itself."""
+def _label_and_text(ws: Any, row: int, label: Any, text: Any, span: int, lang: str, bold: bool = True) -> None:
+    """A label in column A and its text across columns B to ``span``, wrapped."""
+    put(ws, row, 1, label, lang)
+    ws.cell(row=row, column=1).font = Font(bold=bold)
+    ws.cell(row=row, column=1).alignment = Alignment(vertical="top", wrap_text=True)
+    put(ws, row, 2, text, lang)
+    ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
+    if span > 2:
+        ws.merge_cells(start_row=row, start_column=2, end_row=row, end_column=span)
+
+
+def _for_this_faction(values: Mapping[str, Any], columns: Sequence[Any], offered: Mapping[str, Sequence[str]]
+                      ) -> dict[str, Any]:
+    """An example row with every value the faction has its own list of (its units, systems...) taken
+    from that list, so the example is one the faction could send."""
+    row = dict(values)
+    for column in columns:
+        choices = list(offered.get(column.key) or [])
+        value = row.get(column.key)
+        if value is None or not choices or column.choices:
+            continue
+        if str(value).strip().casefold() not in {str(c).casefold() for c in choices}:
+            row[column.key] = choices[0]
+    return row
+
+
+def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Mapping[str, Any]], lang: str) -> int:
+    """Filled example rows under a sheet's description, in the sheet's own columns and headers."""
     put(ws, row, 1, msg("Examples"), lang)
     ws.cell(row=row, column=1).font = Font(bold=True, italic=True)
-    columns = [c for c in schema.columns if not c.computed]
     row += 1
-    for offset, column in enumerate(columns):
-        put(ws, row, 3 + offset, column.header_in(lang), lang)
-        ws.cell(row=row, column=3 + offset).font = Font(bold=True)
+    header_row(ws, row, [column.header_in(lang) for column in columns], lang, [0] * len(columns))
     for values in rows:
         row += 1
-        for offset, column in enumerate(columns):
+        for offset, column in enumerate(columns, start=1):
             value = values.get(column.key)
             if column.kind is Kind.CHOICE and value is not None:
                 value = column.choice_label(str(value), lang)
-            put(ws, row, 3 + offset, value, lang)
+            put(ws, row, offset, value, lang)
+            ws.cell(row=row, column=offset).alignment = Alignment(wrap_text=True, vertical="top")
     return row + 2
 
 
-def _describe_sheet(ws: Any, row: int, schema: TableSchema, lang: str) -> int:
+def _describe_sheet(ws: Any, row: int, schema: TableSchema, span: int, lang: str) -> int:
     put(ws, row, 1, schema.title_in(lang), lang)
     ws.cell(row=row, column=1).font = TITLE_FONT
-    if schema.help:
-        put(ws, row, 2, gettext_in(lang, schema.help), lang)
     row += 1
+    if schema.help:
+        _label_and_text(ws, row, "", gettext_in(lang, schema.help), span, lang)
+        row += 1
     for column in schema.columns:
-        put(ws, row, 1, column.header_in(lang), lang)
-        ws.cell(row=row, column=1).font = Font(bold=True)
-        put(ws, row, 2, gettext_in(lang, column.help) if column.help else "", lang)
-        ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True)
+        _label_and_text(ws, row, column.header_in(lang), gettext_in(lang, column.help) if column.help else "",
+                        span, lang)
         row += 1
     return row + 1

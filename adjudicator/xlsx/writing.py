@@ -9,6 +9,7 @@ a file.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
@@ -20,10 +21,12 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import Msg, msg, render
+from adjudicator.sheets import Column, Kind
 from adjudicator.xlsx.reproducible import make_reproducible
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -62,13 +65,19 @@ def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None
 
 
 def sheet_title(wb: Workbook, wanted: str) -> str:
-    """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\)."""
-    base = ILLEGAL_CHARACTERS_RE.sub("", wanted).translate(FORBIDDEN_IN_TITLES).strip()[:31] or "Sheet"
-    title, n = base, 2
+    """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\, no control characters). A turn
+    label at the end (" T03") is kept whole: the name before it is what gets shortened."""
+    clean = " ".join(ILLEGAL_CHARACTERS_RE.sub("", wanted).translate(FORBIDDEN_IN_TITLES).split()) or "Sheet"
+    found = re.match(r"^(.*?)(\s+T\d+)$", clean)
+    front, turn = (found.group(1), found.group(2)) if found else (clean, "")
+
+    def fitted(suffix: str) -> str:
+        return front[: 31 - len(turn) - len(suffix)].rstrip() + suffix + turn
+
+    title, n = fitted(""), 2
     existing = {ws.title.casefold() for ws in wb.worksheets}
     while title.casefold() in existing:
-        suffix = f" ({n})"
-        title = base[: 31 - len(suffix)] + suffix
+        title = fitted(f" ({n})")
         n += 1
     return title
 
@@ -79,6 +88,45 @@ def fit_to_page_width(ws: Worksheet) -> None:
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+def error_alert(validation: DataValidation, lang: str, text: Msg) -> None:
+    """Turn on a validation's error alert, in the reader's language."""
+    validation.showErrorMessage = True
+    validation.errorTitle = msg("Not allowed here").render(lang)[:32]
+    validation.error = text.render(lang)[:255]
+
+
+def number_hint(column: Column) -> Msg:
+    """What a number column accepts, for its error alert."""
+    whole = column.kind is Kind.INT
+    low = _shown_number(column.minimum)
+    high = _shown_number(column.maximum)
+    if low is not None and high is not None:
+        return (msg("Write a whole number from {low} to {high}.", low=low, high=high) if whole
+                else msg("Write a number from {low} to {high}.", low=low, high=high))
+    if low is not None:
+        return (msg("Write a whole number of at least {low}.", low=low) if whole
+                else msg("Write a number of at least {low}.", low=low))
+    return msg("Write a whole number.") if whole else msg("Write a number.")
+
+
+def _shown_number(value: float | None) -> str | None:
+    if value is None:
+        return None
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def identifiers_as_text(ws: Worksheet, columns: Sequence[Column], first: int, last: int) -> None:
+    """Text columns (hexes such as 0201, squares, IDs) formatted as text ("@"), the written cells and the
+    column itself, so that what the GM or a player types there is not turned into a number."""
+    for index, column in enumerate(columns, start=1):
+        if column.kind not in (Kind.TEXT, Kind.CHOICE):
+            continue
+        letter = get_column_letter(index)
+        ws.column_dimensions[letter].number_format = "@"
+        for row in range(first, last + 1):
+            ws.cell(row=row, column=index).number_format = "@"
 
 
 def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
@@ -115,7 +163,6 @@ def write_table_sheet(
         if width >= 40:  # long texts (messages, causes) wrap inside their column
             for r in range(2, last):
                 ws.cell(row=r, column=col).alignment = wrap
-    fit_row_heights(ws, 2, last)
     ws.freeze_panes = "A2"
     fit_to_page_width(ws)
     if headers:
@@ -183,9 +230,15 @@ def _atomic(target: Path, write: Callable[[str], None]) -> None:
 
 
 def atomic_save(wb: Workbook, path: Path) -> None:
+    """Lay the workbook out (widths, row heights, print setup: see layout.py) and save it atomically, with
+    fixed zip dates and order so that the same workbook gives the same bytes."""
+    from adjudicator.xlsx.layout import lay_out
+
+    lay_out(wb)
+
     def save(temporary: str) -> None:
         wb.save(temporary)
-        make_reproducible(temporary)  # fixed zip dates and order: the same workbook gives the same bytes
+        make_reproducible(temporary)
 
     _atomic(path, save)
 

@@ -37,8 +37,9 @@ def parse_fleet(text: str) -> dict[str, int]:
 
 def _lang() -> str:
     from adjudicator.cli import State
+    from adjudicator.click_i18n import language_from_environment
 
-    return State.lang or "ru"
+    return State.lang or language_from_environment() or "en"  # --lang, ADJUDICATOR_LANG, the locale
 
 
 def _units(race: str, fleet: dict[str, int]) -> list[Unit]:

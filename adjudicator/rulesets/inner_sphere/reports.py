@@ -59,7 +59,8 @@ def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
         text = msg("Repair of the factory of {system}, productive in turn {turn}.", system=system, turn=arrives)
     else:
         text = msg("New light factory of {system}, working in turn {turn}.", system=system, turn=arrives)
-    return [text, job.system, job.name or job.item, arrives]
+    what = job.name or (msg(UNIT_LABELS[job.item]) if job.kind == "REGIMENT" and job.item in UNIT_LABELS else job.item)
+    return [text, job.system, what, arrives]
 
 
 class Reporter:
@@ -148,10 +149,11 @@ class Reporter:
                 for f in self.world.factories_in(s.hex))
             disputed = msg("YES") if s.disputed else msg("NO")
             rows.append([s.hex, s.name, money(s.income), s.defence, factories, disputed])
-        for ship in sorted(self.world.jumpships.values(), key=lambda s: s.id):
-            if ship.owner == faction:
-                rows.append([ship.hex, ship.id, "", "", ship.cls, ""])
         return rows
+
+    def jumpships(self, faction: str) -> list[list[Any]]:
+        return [[ship.id, ship.hex, ship.cls] for ship in sorted(self.world.jumpships.values(), key=lambda s: s.id)
+                if ship.owner == faction]
 
     def rolls(self, faction: str) -> list[list[Any]]:
         # Espionage dice stay with the GM: they would tell a spy whether its report came from a double agent.
@@ -201,7 +203,8 @@ class Reporter:
                         self.standing(faction)),
             ReportTable("bonuses", msg("Research bonuses"), h(N_("Bonus"), N_("Value")), self.bonus_rows(faction)),
             ReportTable("labs", msg("Labs"), h(N_("Lab"), N_("Line"), N_("Locked until points")), self.labs(faction)),
-            ReportTable("assets", msg("Systems and jumpships"), ASSET_HEADERS, self.assets(faction)),
+            ReportTable("assets", msg("Systems"), ASSET_HEADERS, self.assets(faction)),
+            ReportTable("jumpships", msg("Jumpships"), h(N_("ID"), N_("Hex"), N_("Class")), self.jumpships(faction)),
             ReportTable("forces", msg("Regiments"), FORCE_HEADERS, self.forces(faction)),
             ReportTable("agency", msg("Agency operations"), AGENCY_HEADERS, self.operations(faction)),
             ReportTable("commandos", msg("Your commandos"), COMMANDO_HEADERS, self.commandos(faction)),

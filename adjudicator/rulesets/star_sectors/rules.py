@@ -200,7 +200,8 @@ class StarSectors(Ruleset):
     def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[str]]:
         """A battle's winner is one of its two sides, or DRAW."""
         if schema_key == schemas.BATTLES.key:
-            return {"winner": [str(row.get("faction_a")), str(row.get("faction_b")), "DRAW"]}
+            # DRAW is offered in the reader's words and read back in any language (НИЧЬЯ, EMPATE)
+            return {"winner": [str(row.get("faction_a")), str(row.get("faction_b")), msg("DRAW")]}
         return {}
 
     # ----------------------------------------------------------------- check

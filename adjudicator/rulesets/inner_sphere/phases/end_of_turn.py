@@ -87,10 +87,11 @@ def _complete(world: World, job: Job, dice: Dice, turn: int, language: str) -> M
             experience = "REGULAR"
     name = job.name or f"{gettext_in(language, UNIT_LABELS[job.item])} {job.id}"
     world.regiments[job.id] = Regiment(job.id, name, job.faction, job.item, experience, job.system)
+    shown = job.name or job.id  # a generated name already starts with the unit type: say it once
     if experience == "REGULAR":
-        return msg("{unit} {name} arrives at {system} as REGULAR.", unit=msg(UNIT_LABELS[job.item]), name=name,
+        return msg("{unit} {name} arrives at {system} as REGULAR.", unit=msg(UNIT_LABELS[job.item]), name=shown,
                    system=system)
-    return msg("{unit} {name} arrives at {system}.", unit=msg(UNIT_LABELS[job.item]), name=name, system=system)
+    return msg("{unit} {name} arrives at {system}.", unit=msg(UNIT_LABELS[job.item]), name=shown, system=system)
 
 
 def eta(job: Job, turn: int) -> int:

@@ -1,0 +1,45 @@
+"""Ledger references in the reader's words: ``ALPHA:BUILD:row 3`` is shown as "ALPHA, ПОСТРОЙКА, строка 3",
+``gm:sales:row 2`` as "GM, Sales, row 2". The references themselves stay as they are in the ledger (a
+stable key the GM's campaign.xlsx keeps); only what a player's results show is translated."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from adjudicator.i18n import N_, Msg, Words, msg
+
+ROW = re.compile(r"^row (\d+)$")
+
+
+@cache
+def _labels() -> dict[str, str]:
+    """The msgid of every code a reference may hold: order types, sheet keys, GM sheet keys."""
+    from adjudicator.engine.registry import installed
+
+    found: dict[str, str] = {"gm": N_("GM"), "income": N_("income")}
+    for ruleset in installed().values():
+        for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas):
+            found.setdefault(schema.key, schema.title)
+            for column in schema.columns:
+                for choice in column.choices:
+                    found.setdefault(choice.code, choice.label)
+    return found
+
+
+def shown_reference(reference: object) -> Msg | Words | object:
+    """``reference`` as a reader's text (anything not a ledger reference is returned as it is)."""
+    if not isinstance(reference, str) or not reference:
+        return reference
+    labels = _labels()
+    parts = reference.split(":")
+    row = ROW.match(parts[-1])
+    words = tuple(labels.get(part, part) for part in (parts[:-1] if row else parts))
+    if not row:
+        return Words(words) if any(p in labels for p in parts) else reference
+    return msg("{source}, row {row}", source=Words(words), row=int(row.group(1)))
+
+
+def label_of(code: str) -> str | None:
+    """The msgid of a ruleset's code (an order type, a unit type...), if it has one."""
+    return _labels().get(code) if code not in ("gm", "income") else None

@@ -1,0 +1,239 @@
+"""The last step before a workbook is saved: column widths, row heights and a print setup that fit
+what the cells hold, as LibreOffice Calc and Excel lay them out.
+
+Spreadsheets compute neither column widths nor (for files they did not write) the height of rows with
+wrapped text, so the writer must: a cell whose text is wider than its column is wrapped, and its row is
+given the height of its lines. Text widths are estimated with a per-character model of the default font
+(Calibri 11 in Excel; LibreOffice draws it with Carlito, or with the wider DejaVu Sans where Carlito is
+missing: the model follows the wider one, so nothing is cut in either).
+
+Every visible sheet also gets a print setup: the print area is the cells that hold something (not the
+input rows a template prepares), all columns on one page width, the header row repeated on each page,
+landscape when the columns are wider than a portrait page.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from functools import lru_cache
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+#: Column width (in the widths of a "0") that a single text may widen a column to.
+WIDEST_COLUMN = 50.0
+#: A portrait A4 page holds about this many "0" widths between its margins.
+PORTRAIT_WIDTH = 95.0
+#: Points of row height per line of 11-point text, and around the lines.
+LINE_POINTS = 15.0
+ROW_PADDING = 2.0
+#: A cell's own padding, in "0" widths.
+CELL_PADDING = 1.0
+DEFAULT_WIDTH = 8.43
+
+_NARROW = set("il.,:;|!'`()[]{}/\\ -tfjrI1")
+_WIDE = set("mwMWOQGDHNU%@&ЖШЩЮЫМжшщюымДФдф")
+
+
+@lru_cache(maxsize=65536)
+def char_width(char: str) -> float:
+    """Width of one character in widths of a "0" of the same font (DejaVu Sans proportions)."""
+    if char in _NARROW:
+        return 0.62 if char in "-tfrI1/\\()[]{}" else 0.5
+    if char in _WIDE:
+        return 1.55
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return 2.0
+    if char.isupper():
+        return 1.2
+    if char.isdigit():
+        return 1.0
+    if "CYRILLIC" in unicodedata.name(char, ""):
+        return 1.05
+    return 1.0
+
+
+@lru_cache(maxsize=65536)
+def text_width(text: str, bold: bool = False, size: float = 11.0) -> float:
+    """Width of one line of ``text`` in widths of a "0" of the 11-point default font."""
+    width = sum(char_width(c) for c in text)
+    return width * (1.08 if bold else 1.0) * size / 11.0
+
+
+def wrapped_lines(text: str, width: float, bold: bool = False, size: float = 11.0) -> int:
+    """How many lines ``text`` takes wrapped into a column ``width`` "0"s wide (breaking at spaces;
+    a word longer than the line breaks inside, as spreadsheets do)."""
+    room = max(width - CELL_PADDING, 1.0)
+    space = text_width(" ", bold, size)
+    total = 0
+    for paragraph in text.split("\n"):
+        lines, used = 1, 0.0
+        for word in paragraph.split(" "):
+            w = text_width(word, bold, size)
+            needed = w if used == 0 else used + space + w
+            if needed <= room:
+                used = needed
+                continue
+            if used > 0:
+                lines += 1
+            if w > room:  # a long word fills whole lines
+                lines += math.ceil(w / room) - 1
+                used = w - (math.ceil(w / room) - 1) * room
+            else:
+                used = w
+        total += lines
+    return total
+
+
+def _shown(cell: object) -> str | None:
+    """The text a cell shows, or None for empty cells and formulas (their value is not known here)."""
+    value = getattr(cell, "value", None)
+    if value is None or getattr(cell, "data_type", None) == "f":
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def _is_title(cell: object) -> bool:
+    font = getattr(cell, "font", None)
+    return bool(font and font.sz and float(font.sz) > 11)
+
+
+def _font(cell: object) -> tuple[bool, float]:
+    font = getattr(cell, "font", None)
+    return bool(font and font.b), float(font.sz) if font and font.sz else 11.0
+
+
+def used_range(ws: Worksheet) -> tuple[int, int]:
+    """The last row and column that hold something shown (formulas of empty input rows do not count)."""
+    last_row = last_col = 0
+    for row in ws.iter_rows():
+        for cell in row:
+            if _shown(cell) is not None and _shown(cell) != "":
+                last_row = max(last_row, cell.row)
+                last_col = max(last_col, cell.column)
+    return last_row, last_col
+
+
+def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
+    """Widths, wraps, row heights and print setup of one sheet, from what its cells hold."""
+    last_row, last_col = used_range(ws)
+    if not last_row:
+        return
+    merged_width: dict[str, float] = {}
+    merged_skip: set[str] = set()
+    for merged in ws.merged_cells.ranges:
+        for row in ws.iter_rows(min_row=merged.min_row, max_row=merged.max_row, min_col=merged.min_col,
+                                max_col=merged.max_col):
+            for cell in row:
+                merged_skip.add(cell.coordinate)
+        merged_width[ws.cell(merged.min_row, merged.min_col).coordinate] = sum(
+            _width(ws, c) for c in range(merged.min_col, merged.max_col + 1))
+    # widths: as wide as the content (up to WIDEST_COLUMN) and never narrower than its longest word
+    content: dict[int, float] = {}
+    words: dict[int, float] = {}
+    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
+        for cell in row:
+            text = _shown(cell)
+            if not text or _is_title(cell) or cell.coordinate in merged_skip:
+                continue
+            bold, size = _font(cell)
+            widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
+            longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
+            content[cell.column] = max(content.get(cell.column, 0.0), widest_line + CELL_PADDING + 0.5)
+            words[cell.column] = max(words.get(cell.column, 0.0), longest_word + CELL_PADDING + 0.5)
+    for col in range(1, last_col + 1):
+        letter = get_column_letter(col)
+        current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
+        dimension = ws.column_dimensions[letter]
+        needed = min(content.get(col, 0.0), WIDEST_COLUMN)
+        width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
+        width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
+        dimension.width = round(width, 1)
+    # wraps and heights
+    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
+        points = 0.0
+        for cell in row:
+            text = _shown(cell)
+            if not text or (cell.coordinate in merged_skip and cell.coordinate not in merged_width):
+                continue
+            bold, size = _font(cell)
+            width = merged_width.get(cell.coordinate) or _width(ws, cell.column)
+            wrap = bool(cell.alignment and cell.alignment.wrap_text)
+            if not wrap and not _is_title(cell) and (
+                    "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
+                cell.alignment = _with_wrap(cell.alignment)
+                wrap = True
+            lines = wrapped_lines(text, width, bold, size) if wrap else 1
+            points = max(points, lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
+        if points > LINE_POINTS + ROW_PADDING:
+            ws.row_dimensions[row[0].row].height = round(points, 1)
+            for cell in row:  # a tall row: every cell starts at its top, beside the wrapped text
+                if cell.value is not None and not (cell.alignment and cell.alignment.vertical):
+                    cell.alignment = _aligned_top(cell.alignment)
+    print_setup(ws, last_row, _last_printed_column(ws, last_row, last_col), header_rows)
+
+
+def _width(ws: Worksheet, col: int) -> float:
+    letter = get_column_letter(col)
+    if letter not in ws.column_dimensions:
+        return DEFAULT_WIDTH
+    return float(ws.column_dimensions[letter].width or DEFAULT_WIDTH)
+
+
+def _with_wrap(alignment: Alignment | None) -> Alignment:
+    if alignment is None:
+        return Alignment(wrap_text=True, vertical="top")
+    return Alignment(horizontal=alignment.horizontal, vertical=alignment.vertical or "top", wrap_text=True,
+                     indent=alignment.indent, text_rotation=alignment.text_rotation)
+
+
+def _aligned_top(alignment: Alignment | None) -> Alignment:
+    if alignment is None:
+        return Alignment(vertical="top")
+    return Alignment(horizontal=alignment.horizontal, vertical="top", wrap_text=alignment.wrap_text,
+                     indent=alignment.indent, text_rotation=alignment.text_rotation)
+
+
+def _last_printed_column(ws: Worksheet, last_row: int, last_col: int) -> int:
+    """The last column the print area needs: titles flow over empty cells to their right."""
+    last = last_col
+    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
+        for cell in row:
+            text = _shown(cell)
+            if not text or not _is_title(cell):
+                continue
+            bold, size = _font(cell)
+            need, col = text_width(text, bold, size), cell.column
+            room = _width(ws, col)
+            while room < need and col < 200:
+                col += 1
+                room += _width(ws, col)
+            last = max(last, col)
+    return last
+
+
+def print_setup(ws: Worksheet, last_row: int, last_col: int, header_rows: int | None) -> None:
+    """Print area = the used cells, one page wide, header rows repeated, landscape when wide."""
+    ws.print_area = f"A1:{get_column_letter(last_col)}{last_row}"
+    total = sum(_width(ws, c) for c in range(1, last_col + 1))
+    ws.page_setup.orientation = "landscape" if total > PORTRAIT_WIDTH else "portrait"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    if header_rows is None:
+        header_rows = 1 if ws.freeze_panes and ws.freeze_panes.endswith("2") else 0
+    if header_rows and last_row > header_rows:
+        ws.print_title_rows = f"1:{header_rows}"
+
+
+def lay_out(wb: Workbook) -> None:
+    """Lay out every visible sheet of ``wb``."""
+    for ws in wb.worksheets:
+        if ws.sheet_state == "visible" and isinstance(ws, Worksheet):
+            lay_out_sheet(ws)

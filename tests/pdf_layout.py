@@ -1,0 +1,91 @@
+"""Word boxes of a PDF (from poppler's ``pdftotext -bbox-layout``) and the faults a reader would see:
+words drawn over each other, words past the page's edge, pages without text."""
+
+from __future__ import annotations
+
+import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+NS = "{http://www.w3.org/1999/xhtml}"
+
+
+@dataclass(frozen=True)
+class Word:
+    page: int
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True)
+class Page:
+    number: int
+    width: float
+    height: float
+    words: tuple[Word, ...]
+
+
+def pages(pdf: Path) -> list[Page]:
+    out = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], check=True, capture_output=True,
+                         timeout=120).stdout
+    root = ET.fromstring(out)
+    found = []
+    for number, page in enumerate(root.iter(f"{NS}page"), start=1):
+        words = tuple(
+            Word(number, w.text or "", float(w.get("xMin")), float(w.get("yMin")), float(w.get("xMax")),
+                 float(w.get("yMax")))
+            for w in page.iter(f"{NS}word"))
+        found.append(Page(number, float(page.get("width")), float(page.get("height")), words))
+    return found
+
+
+def overlaps(page: Page, tolerance: float = 0.25) -> list[tuple[Word, Word]]:
+    """Pairs of words whose boxes cover each other by more than ``tolerance`` of the smaller's height
+    and a fifth of the narrower one's width (letters touching are not an overlap)."""
+    words = sorted(page.words, key=lambda w: w.y0)
+    pairs = []
+    for i, a in enumerate(words):
+        for b in words[i + 1:]:
+            if b.y0 >= a.y1:
+                break
+            dy = min(a.y1, b.y1) - max(a.y0, b.y0)
+            dx = min(a.x1, b.x1) - max(a.x0, b.x0)
+            if dy > tolerance * min(a.y1 - a.y0, b.y1 - b.y0) and dx > 0.2 * min(a.x1 - a.x0, b.x1 - b.x0):
+                pairs.append((a, b))
+    return pairs
+
+
+def past_the_edge(page: Page) -> list[Word]:
+    return [w for w in page.words if w.x0 < 0 or w.y0 < 0 or w.x1 > page.width + 0.5 or w.y1 > page.height + 0.5]
+
+
+def words_of(pdf_pages: list[Page]) -> set[str]:
+    return {w.text for page in pdf_pages for w in page.words}
+
+
+def cell_words(xlsx: Path) -> dict[str, set[str]]:
+    """The words of every text cell inside the print area of each visible sheet, by sheet."""
+    import openpyxl
+    from openpyxl.utils.cell import range_boundaries
+
+    book = openpyxl.load_workbook(xlsx)
+    found: dict[str, set[str]] = {}
+    for ws in book.worksheets:
+        if ws.sheet_state != "visible":
+            continue
+        area = ws.print_area
+        bounds = range_boundaries(str(area).split("!")[-1].replace("$", "").split(",")[0]) if area else None
+        words: set[str] = set()
+        for row in ws.iter_rows():
+            for cell in row:
+                if not isinstance(cell.value, str) or cell.data_type == "f":
+                    continue
+                if bounds and not (bounds[0] <= cell.column <= bounds[2] and bounds[1] <= cell.row <= bounds[3]):
+                    continue
+                words.update(cell.value.split())
+        found[ws.title] = words
+    return found

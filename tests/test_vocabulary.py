@@ -1,0 +1,110 @@
+"""One vocabulary per language: no internal code and no English word of the rulesets' vocabularies
+(choice values, statuses, units) in a cell a Spanish or Russian reader sees, in any workbook of the
+examples (order templates, checked copies, results, GM input, campaign.xlsx)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from functools import cache
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from adjudicator.campaign import pipeline
+from adjudicator.engine.registry import installed
+from adjudicator.i18n import gettext_in
+
+RULESETS = sorted(installed())
+STATUSES = ("done", "partial", "rejected")
+#: Keys joined by colons (DAVION:IND, a combat's INVASION:0204:K-NS3:5, a dice purpose): identifiers the
+#: player types or the GM looks up, not words.
+IDENTIFIER = re.compile(r"[\w-]+(?::[\w-]+)+")
+#: Known gaps, each with its reason (the test still scans every other cell of these sheets).
+NOT_SCANNED = {
+    ("Parameters", "description"),  # the rulesets' parameter descriptions have no catalog yet
+    ("Ledger", "reference"),  # campaign.xlsx keeps the ledger's stable keys; players' results translate them
+    ("Parameters", "value"),  # parameter values are the codes the GM types (BEFORE_INCOME, none)
+    ("Parameters", "default"),
+}
+
+
+@cache
+def vocabulary(lang: str) -> tuple[set[str], set[str]]:
+    """(codes, English labels) that a reader of ``lang`` should never see: those whose word in ``lang``
+    differs from them."""
+    from adjudicator.i18n import translations
+
+    kept = {w for text in translations(lang)._catalog.values() if isinstance(text, str)  # type: ignore[attr-defined]
+            for w in re.findall(r"[\w-]+", text)}  # words the translators kept as they are (ICNA, GF)
+    factions = {f for r in installed().values() if (r.example_dir() / "scenario.toml").exists()
+                for f in re.findall(r'\bid\s*=\s*"([A-Z]+)"', (r.example_dir() / "scenario.toml").read_text())}
+    codes, labels = set(), set(STATUSES)
+    for ruleset in installed().values():
+        for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas, *ruleset.state_schemas):
+            for column in schema.columns:
+                for choice in column.choices:
+                    word = gettext_in(lang, choice.label)
+                    if (choice.code != word and not choice.code.isdigit() and len(choice.code) > 1
+                            and choice.code not in kept and choice.code not in factions):
+                        codes.add(choice.code)
+                    if choice.label != word:
+                        labels.add(choice.label)
+    return codes, labels
+
+
+def _outputs(name: str, root: Path) -> list[tuple[Path, str]]:
+    """(workbook, its reader's language) of every output of the example."""
+    pipeline.new_campaign(installed()[name], root, example=True)
+    _, campaign, _ = pipeline.open_campaign(root)
+    lang_of = {f: campaign.factions[f].language for f in campaign.factions}
+    found = [(p, lang_of[p.stem]) for p in pipeline.make_templates(root)]
+    found += [(p, lang_of.get(p.name.split(".")[0], campaign.language)) for p in pipeline.check(root).checked.values()]
+    for gm in sorted((root / "pending").rglob("gm_input.xlsx"))[:1]:
+        found.append((shutil.copyfile(gm, root.parent / f"{name}-gm.xlsx"), campaign.language))
+    outcome = pipeline.run(root)
+    assert outcome.status == "resolved"
+    found += [(p, lang_of[f]) for f, p in outcome.results.items()]
+    found.append((root / "campaign.xlsx", campaign.language))
+    return [(p, lang) for p, lang in found if lang in ("es", "ru")]
+
+
+def foreign_words(path: Path, lang: str) -> list[str]:
+    codes, labels = vocabulary(lang)
+    code_pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, codes), key=len, reverse=True))
+                              + r")(?![\w-])")
+    book = openpyxl.load_workbook(path)
+    found = []
+    for ws in book.worksheets:
+        if ws.sheet_state != "visible":
+            continue
+        headers = {c.column: str(c.value) for c in ws[1] if c.value is not None}
+        skipped = {col for col, header in headers.items()
+                   for sheet, key in NOT_SCANNED
+                   if gettext_in(lang, sheet) in ws.title and header == gettext_in(lang, key.capitalize())}
+        for row in ws.iter_rows():
+            for cell in row:
+                if not isinstance(cell.value, str) or cell.data_type == "f" or cell.column in skipped:
+                    continue
+                text = cell.value.strip()
+                if text in labels or text in codes:
+                    found.append(f"{ws.title}!{cell.coordinate}: {text!r}")
+                elif hit := code_pattern.search(IDENTIFIER.sub(" ", text)):
+                    found.append(f"{ws.title}!{cell.coordinate}: {hit.group(1)!r} in {text!r}")
+    return found
+
+
+GAPS = {  # what is still to translate, so that this test fails the day it is fixed (strict)
+    "inner_sphere": "campaign.xlsx keeps unit-type codes (MH, VM) in its state tables, and the GM's combat "
+                    "lines ('D4 Kathil Militia (VM, GREEN, 3)') are built as English text",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=GAPS[n]))
+                                  if n in GAPS else n for n in RULESETS])
+def test_no_code_or_english_word_reaches_a_spanish_or_russian_reader(name: str, tmp_path: Path) -> None:
+    outputs = _outputs(name, tmp_path / name)
+    assert outputs, "every example has Spanish or Russian readers"
+    faults = [f"{path.name} ({lang}) {where}" for path, lang in outputs for where in foreign_words(path, lang)]
+    assert not faults, "\n".join(faults[:40])
