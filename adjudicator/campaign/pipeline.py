@@ -33,6 +33,8 @@ from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger, unreconciled
+from adjudicator.maps import diff as results_diff
+from adjudicator.maps.turn import turn_pictures
 from adjudicator.problems import ProblemList
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.templates import build_order_workbook
@@ -229,6 +231,7 @@ class RunOutcome:
     seed: int = 0
     checked: dict[str, Path] = field(default_factory=dict)
     notes: list[Msg] = field(default_factory=list)  # what recovery did when the campaign was opened
+    reprocess_diff: list[Any] | None = None  # a reprocess: what changed in the results, faction by faction
 
 
 def run(
@@ -269,8 +272,13 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
                    for p in sorted(paths, key=lambda p: p.name)]
     flag_duplicates(submissions)
     gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
-    return _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
-                    allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
+    before = results_diff.snapshot(turn_dir / "results")
+    outcome = _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
+                       allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
+    if outcome.status == "resolved":
+        outcome.reprocess_diff = results_diff.compare(before, results_diff.snapshot(turn_dir / "results"))
+        results_diff.write(outcome.reprocess_diff, turn_dir / "reprocess_diff.txt", campaign.language)
+    return outcome
 
 
 def _resolve(
@@ -367,6 +375,7 @@ def _stage(
     results_dir = staging / "results"
     results_dir.mkdir()
     result_hashes = {}
+    pictures = turn_pictures(folder, base, campaign, ruleset, result, ledger, staging)
     for faction in sorted(campaign.factions):
         lang = campaign.factions[faction].language
         submission = taken.get(faction)
@@ -378,6 +387,7 @@ def _stage(
             lang,
             msg("Results of turn {turn}", turn=turn),
         )
+        pictures.decorate_results(wb, faction, submission, result, lang, label)
         path = results_dir / f"{faction}.xlsx"
         atomic_save(wb, path)
         result_hashes[faction] = sha256_of(path)
@@ -396,6 +406,7 @@ def _stage(
             order_headers = [msg("Faction"), *headers]
             order_table += [[faction, *row] for row in rows]
     master.add_turn_tabs(wb, turn, order_table, order_headers, result.gm_reports, campaign.language)
+    pictures.decorate_master(wb, label)
     atomic_save(wb, staging / "campaign_after.xlsx")
     return {
         "turn": turn,

@@ -39,7 +39,8 @@ MASTER = "campaign.xlsx"
 MANIFEST = "turn.json"
 JOURNAL = ".adjudicator-commit.json"
 LOCK = ".adjudicator.lock"
-STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx")
+STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx",
+                "gm.map.png", "gm.map.svg")
 
 
 class CampaignBusyError(RuntimeError):

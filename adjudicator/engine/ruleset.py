@@ -225,6 +225,12 @@ class Ruleset(ABC):
         """Values offered in dropdowns of the order template, by column key."""
         return {}
 
+    def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
+        """What ``reader`` (a faction's ID, or :data:`adjudicator.maps.view.GM` / ``PUBLIC``) may see of the
+        map after the turn, as an :class:`adjudicator.maps.view.MapView` built from what its reports show;
+        None when the game has no map."""
+        return None
+
     @abstractmethod
     def resolve(self, turn: TurnInput) -> TurnResult:
         """Resolve one turn; a pure function of ``turn`` (dice and ledger come in through it)."""

@@ -143,6 +143,11 @@ class GalacticWar(Ruleset):
                 planet=landing.planet, odds=f"{odds * 100:.1f}%"), None, **where))  # type: ignore[arg-type]
 
     # --------------------------------------------------------------- resolve
+    def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
+        from adjudicator.rulesets.galactic_war.map_view import map_view
+
+        return map_view(campaign, result, reader)
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         if turn.gm_input is None:
             # The Placement segment needs the Rulers' purchase list, a GM input (spec §1, §4.5, §6.4): the turn

@@ -163,6 +163,11 @@ class InnerSphere(Ruleset):
         decorate(wb, campaign, faction)
 
     # --------------------------------------------------------------- resolve
+    def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
+        from adjudicator.rulesets.inner_sphere.map_view import map_view
+
+        return map_view(campaign, result, reader)
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         snapshot = world_from_tables(campaign.tables)

@@ -261,6 +261,11 @@ class StarSectors(Ruleset):
         }
 
     # --------------------------------------------------------------- resolve
+    def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
+        from adjudicator.rulesets.star_sectors.map_view import map_view
+
+        return map_view(campaign, result, reader)
+
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters

@@ -1,0 +1,215 @@
+"""The Changes tab: what changed for a faction since its last results, each change with its cause.
+
+Computed from the faction's own rows of the state tables before and after the turn (the rows it owns:
+its units, holdings, research and balances), the ledger lines of the turn (every balance with its
+cause), and the enemy units its map shows. A change's cause is the order row that names the unit or
+place, else the row of its report that does, else the turn's resolution; the cause is a link to that
+row."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.i18n import Msg, msg
+from adjudicator.ledger import LedgerLine, account_label
+from adjudicator.sheets import Kind, TableSchema, plain_rows, records
+
+OWNER_COLUMNS = ("faction", "owner", "race")
+PLACE_COLUMNS = ("square", "system", "hex", "planet", "jumpship", "aboard")
+NUMERIC = (Kind.INT, Kind.NUMBER, Kind.INT_OR_ALL)
+LISTING_TABLES = ("fleets", "units", "forces", "assets", "planets", "control", "gm_units")
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: Msg
+    table: str
+    what: str
+    before: Any
+    after: Any
+    cause: Msg | str
+    link: str | None = None  # "'Sheet'!A5"
+
+
+def _plain(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip() or None
+    return value
+
+
+def owner_column(schema: TableSchema) -> str | None:
+    if schema.key == "factions":
+        return "id"
+    return next((c for c in OWNER_COLUMNS if c in schema.keys()), None)
+
+
+def key_columns(schema: TableSchema, owner: str) -> tuple[str, ...]:
+    if "id" in schema.keys() and owner != "id":
+        return ("id",)
+    if owner == "id":
+        return ("id",)
+    keys = tuple(c.key for c in schema.columns if c.required and c.kind not in NUMERIC and c.key != owner)
+    return keys or tuple(c.key for c in schema.columns if c.kind not in NUMERIC and c.key != owner)
+
+
+def owned(schema: TableSchema, frame: Any, faction: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The faction's rows of a state table, by their identity."""
+    owner = owner_column(schema)
+    if owner is None or frame is None:
+        return {}
+    keys = key_columns(schema, owner)
+    found = {}
+    for row in plain_rows(frame):
+        values = {k: _plain(v) for k, v in row.items()}
+        if str(values.get(owner) or "").strip().upper() == faction:
+            found[tuple(values.get(k) for k in keys)] = values
+    return found
+
+
+class Causes:
+    """Finds the order row or report row that explains a change, and the cell to link to."""
+
+    def __init__(self, orders: Any, outcome_sheets: dict[str, str], reports: Sequence[Any], report_sheet: str,
+                 lang: str) -> None:
+        self.lang = lang
+        self.order_rows: list[tuple[str, str, int, set[str]]] = []  # (sheet title, outcome tab, tab row, words)
+        if orders is not None:
+            for key, sheet in orders.sheets.items():
+                tab = outcome_sheets.get(key)
+                for position, (number, values) in enumerate(records(sheet.frame)):
+                    words = set()
+                    for v in values.values():
+                        if isinstance(v, str):
+                            words |= {w.strip().upper() for w in v.replace(",", " ").split()}
+                    self.order_rows.append((sheet.sheet, tab or "", position + 2, words | {f"#ROW{number}"}))
+        self.report_rows: list[tuple[Any, int, list[str]]] = []
+        row = 1
+        for table in reports:
+            for i, cells in enumerate(table.rows):
+                shown = [_text(c, lang) for c in cells]
+                self.report_rows.append((table, row + 2 + i, shown))
+            row += 2 + max(len(table.rows), 1) + 1
+        self.report_sheet = report_sheet
+
+    def of(self, terms: Sequence[str], prefer: Sequence[str] = (), orders: bool = True) -> tuple[Msg | str, str | None]:
+        wanted = {str(t).upper() for t in terms if t not in (None, "")}
+        for sheet, tab, tab_row, words in self.order_rows if orders else ():
+            if wanted & words:
+                number = next(w for w in sorted(words) if w.startswith("#ROW"))[4:]
+                return msg("order row {row} of {sheet}", row=number, sheet=sheet), (
+                    f"'{tab}'!A{tab_row}" if tab else None)
+        candidates = sorted(self.report_rows, key=lambda r: (r[0].key not in prefer, r[0].key in LISTING_TABLES))
+        for table, sheet_row, shown in candidates:
+            if any(str(t) and any(str(t).upper() == s.upper() or f" {str(t).upper()}" in f" {s.upper()}"
+                                  for s in shown) for t in wanted):
+                summary = " · ".join(s for s in shown if s)[:80]
+                return msg("{table}: {row}", table=table.title, row=summary), f"'{self.report_sheet}'!A{sheet_row}"
+        return msg("the turn's resolution"), None
+
+
+def _text(value: Any, lang: str) -> str:
+    if value is None:
+        return ""
+    return value.render(lang) if hasattr(value, "render") else str(value)
+
+
+def unit_changes(schemas: Sequence[TableSchema], before: dict[str, Any], after: dict[str, Any], faction: str,
+                 causes: Causes, ledger_accounts: set[str]) -> list[Change]:
+    changes: list[Change] = []
+    for schema in schemas:
+        old = owned(schema, before.get(schema.key), faction)
+        new = owned(schema, after.get(schema.key, before.get(schema.key)), faction)
+        owner = owner_column(schema) or ""
+        title = schema.title
+        for key in sorted(set(old) | set(new), key=lambda k: tuple(str(x) for x in k)):
+            what = " ".join(str(k) for k in key if k is not None)
+            terms = [k for k in key if k is not None]
+            if key not in old:
+                cause, link = causes.of(terms)
+                changes.append(Change(msg("gained"), title, what, None, _describe(schema, new[key], owner), cause,
+                                      link))
+                continue
+            if key not in new:
+                cause, link = causes.of(terms, ("battles", "battle_rounds", "events", "invasions"))
+                changes.append(Change(msg("lost"), title, what, _describe(schema, old[key], owner), None, cause,
+                                      link))
+                continue
+            for column in schema.columns:
+                a, b = old[key].get(column.key), new[key].get(column.key)
+                if a == b or column.key == owner or column.key in ledger_accounts:
+                    continue
+                kind = _kind(column.key, a, b)
+                cause, link = causes.of([*terms, *(v for v in (a, b) if isinstance(v, str))])
+                changes.append(Change(kind, title, f"{what}: {msg(column.header).text}", a, b, cause, link))
+    return changes
+
+
+def _kind(column: str, a: Any, b: Any) -> Msg:
+    if column in PLACE_COLUMNS:
+        return msg("moved")
+    if column == "damaged":
+        return msg("damaged") if str(b or "").upper() in ("YES", "Y") else msg("repaired")
+    return msg("changed")
+
+
+def _describe(schema: TableSchema, values: dict[str, Any], owner: str) -> str:
+    return ", ".join(f"{c.key}={values[c.key]}" for c in schema.columns
+                     if c.key != owner and values.get(c.key) is not None)
+
+
+def balance_changes(lines: Sequence[LedgerLine], causes: Causes, ledger_tab: str) -> list[Change]:
+    changes = []
+    for i, line in enumerate(lines):
+        link = f"'{ledger_tab}'!A{i + 2}"
+        cause: Msg | str = line.cause
+        if "row " in line.reference:
+            found, order_link = causes.of([f"#ROW{line.reference.rsplit('row ', 1)[1].strip()}"])
+            if order_link:
+                link = order_link
+        changes.append(Change(msg("balance"), "ledger", _text(account_label(line.account), causes.lang),
+                              line.balance - line.change, line.balance, cause, link))
+    return changes
+
+
+def seen_changes(view: Any, faction: str, causes: Causes) -> list[Change]:
+    """Enemy units the faction's map shows (what its report reveals of others)."""
+    if view is None:
+        return []
+    changes = []
+    for unit in sorted(view.units, key=lambda u: (u.owner, u.place, u.id)):
+        if unit.owner != faction:
+            cause, link = causes.of([unit.place], ("battles", "invasions", "intel"), orders=False)
+            changes.append(Change(msg("enemy seen"), unit.owner, unit.label or unit.id, None, unit.place, cause, link))
+    return changes
+
+
+HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After"), msg("Cause"))
+
+
+def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
+    from openpyxl.worksheet.hyperlink import Hyperlink
+
+    from adjudicator.xlsx.writing import header_row, put, sheet_title
+
+    ws = wb.create_sheet(sheet_title(wb, title))
+    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, 70])
+    for r, change in enumerate(changes, start=2):
+        table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
+        for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
+                                  start=1):
+            put(ws, r, c, value, lang)
+        if change.link:
+            cell = ws.cell(r, 6)
+            cell.hyperlink = Hyperlink(ref=cell.coordinate, location=change.link)
+            cell.style = "Hyperlink"
+    if not changes:
+        put(ws, 2, 1, msg("(none)"), lang)
+    ws.freeze_panes = "A2"
+    return ws

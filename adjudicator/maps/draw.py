@@ -1,0 +1,160 @@
+"""Drawing a :class:`~adjudicator.maps.view.MapView` to PNG and SVG with matplotlib (Agg, no pyplot, no
+window), the same bytes on every run: fixed SVG ids, no dates, text kept as text so a unit can be found
+in the SVG by its id."""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.i18n import msg
+from adjudicator.maps.layouts import outline, positions
+from adjudicator.maps.view import GM, PUBLIC, Layout, MapView, unit_gid
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+           "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+           "#e6550d", "#31a354", "#756bb1", "#636363")
+UNKNOWN = "#eeeeee"
+NEUTRAL = "#ffffff"
+RC = {"svg.hashsalt": "adjudicator", "svg.fonttype": "none", "font.family": "DejaVu Sans",
+      "path.simplify": False}
+
+
+@dataclass(frozen=True)
+class Picture:
+    png: bytes
+    svg: bytes
+
+
+def colours(view: MapView) -> dict[str, str]:
+    return {f: PALETTE[i % len(PALETTE)] for i, f in enumerate(sorted(view.factions))}
+
+
+def reader_name(view: MapView, lang: str) -> str:
+    if view.reader == GM:
+        return msg("GM").render(lang)
+    if view.reader == PUBLIC:
+        return msg("public").render(lang)
+    return view.reader
+
+
+def title_of(view: MapView, lang: str) -> str:
+    return msg("Map of turn {turn} ({reader})", turn=view.turn, reader=reader_name(view, lang)).render(lang)
+
+
+def render(view: MapView, lang: str, dpi: int = 100) -> Picture:
+    """The map as PNG and SVG bytes."""
+    import matplotlib
+
+    with matplotlib.rc_context(RC):
+        figure = _figure(view, lang)
+        png, svg = io.BytesIO(), io.BytesIO()
+        figure.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
+        figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": "adjudicator"})
+    return Picture(png.getvalue(), svg.getvalue())
+
+
+def _figure(view: MapView, lang: str) -> Any:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import PolyCollection
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import FancyArrowPatch, Patch
+
+    where = positions(view)
+    palette = colours(view)
+    xs = [x for x, _ in where.values()] or [0.0]
+    ys = [y for _, y in where.values()] or [0.0]
+    width, height = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2
+    scale = min(9.0 / width, 7.0 / height, 0.9)
+    figure = Figure(figsize=(max(width * scale, 4.0) + 2.6, max(height * scale, 3.0) + 0.8))
+    FigureCanvasAgg(figure)
+    ax = figure.add_axes((0.01, 0.02, 0.98 * (1 - 2.6 / figure.get_figwidth()), 0.9))
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    ax.set_xlim(min(xs) - 1, max(xs) + 1)
+    ax.set_ylim(min(ys) - 1, max(ys) + 1)
+    figure.suptitle(title_of(view, lang), fontsize=11, x=0.02, ha="left")
+    font = max(4.0, min(8.0, 60.0 * scale / 6))
+
+    # links under everything
+    for link in sorted(view.links, key=lambda k: (k.kind, k.a, k.b)):
+        if link.a in where and link.b in where and link.kind == "lane":
+            (x1, y1), (x2, y2) = where[link.a], where[link.b]
+            ax.plot([x1, x2], [y1, y2], color="#bbbbbb", linewidth=0.8, zorder=1)
+
+    places = sorted(view.places, key=lambda p: p.id)
+    fills = [palette.get(p.owner, UNKNOWN) if p.owner else (UNKNOWN if not p.known else NEUTRAL) for p in places]
+    if view.layout is Layout.GRAPH:
+        ax.scatter([where[p.id][0] for p in places], [where[p.id][1] for p in places], s=380, c=fills,
+                   edgecolors=["#000000" if p.disputed else "#666666" for p in places],
+                   linewidths=[2.0 if p.disputed else 0.8 for p in places], zorder=2)
+    else:
+        cells = PolyCollection([outline(view, where[p.id]) for p in places], facecolors=fills,
+                               edgecolors="#999999", linewidths=0.5, alpha=0.55, zorder=2)
+        ax.add_collection(cells)
+        disputed = [outline(view, where[p.id]) for p in places if p.disputed]
+        if disputed:
+            ax.add_collection(PolyCollection(disputed, facecolors="none", edgecolors="#000000", hatch="///",
+                                             linewidths=1.0, zorder=3))
+    wormholes: dict[str, list[str]] = defaultdict(list)
+    for link in view.links:
+        if link.kind == "wormhole":
+            wormholes[link.a].append(link.b)
+    for p in places:
+        x, y = where[p.id]
+        top = 0.32 if view.layout is not Layout.GRAPH else 0.0
+        ax.text(x, y + top, p.label or p.id, ha="center", va="center", fontsize=font, color="#333333", zorder=4,
+                gid=f"place:{p.id}")
+        if p.id in wormholes:
+            ax.text(x, y - 0.42, "◎ " + ", ".join(sorted(wormholes[p.id])), ha="center", va="center",
+                    fontsize=font * 0.8, color="#6a3d9a", zorder=4)
+
+    for arrow in sorted(view.arrows, key=lambda a: (a.owner, a.path)):
+        steps = [where[s] for s in arrow.path if s in where]
+        for start, end in zip(steps, steps[1:], strict=False):
+            ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9, linewidth=1.4,
+                                         color=palette.get(arrow.owner, "#000000"), zorder=5, shrinkA=6,
+                                         shrinkB=6, gid=f"arrow:{arrow.owner}:{'-'.join(arrow.path)}"))
+
+    for battle in sorted(view.battles, key=lambda b: b.place):
+        if battle.place in where:
+            x, y = where[battle.place]
+            ax.scatter([x + 0.3], [y + 0.3], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
+                       linewidths=0.8, zorder=7, gid=f"battle:{battle.place}")
+
+    here: dict[str, list[Any]] = defaultdict(list)
+    for unit in sorted(view.units, key=lambda u: (u.place, u.owner, u.id)):
+        here[unit.place].append(unit)
+    for place, units in here.items():
+        if place not in where:
+            continue
+        x, y = where[place]
+        shown = units[:4]
+        for i, unit in enumerate(shown):
+            ax.text(x, y - 0.05 - 0.22 * i, unit.label or unit.id, ha="center", va="center", fontsize=font * 0.85,
+                    color="#ffffff", fontweight="bold", zorder=6, gid=unit_gid(unit),
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": palette.get(unit.owner, "#000000"),
+                          "edgecolor": "none"})
+        if len(units) > len(shown):
+            ax.text(x, y - 0.05 - 0.22 * len(shown), f"+{len(units) - len(shown)}", ha="center", va="center",
+                    fontsize=font * 0.8, zorder=6)
+            for unit in units[len(shown):]:  # still in the SVG, invisible, so every unit can be found
+                ax.text(x, y, unit.id, alpha=0.0, fontsize=1, gid=unit_gid(unit))
+
+    handles = [Patch(facecolor=palette[f], label=f + (" — " + msg("you").render(lang) if f == view.reader else ""))
+               for f in sorted(view.factions)]
+    handles += [Patch(facecolor=NEUTRAL, edgecolor="#999999", label=msg("Nobody's").render(lang)),
+                Patch(facecolor=UNKNOWN, edgecolor="#999999", label=msg("Holder unknown").render(lang)),
+                Patch(facecolor="none", edgecolor="#000000", hatch="///", label=msg("Disputed").render(lang)),
+                Line2D([], [], color="#444444", marker=">", label=msg("Move this turn").render(lang)),
+                Line2D([], [], color="none", marker="*", markersize=12, markerfacecolor="#ffd700",
+                       markeredgecolor="#b00000", label=msg("Battle").render(lang))]
+    if wormholes:
+        handles.append(Line2D([], [], color="none", marker="$◎$", markersize=9, markeredgecolor="#6a3d9a",
+                              label=msg("Wormhole").render(lang)))
+    figure.legend(handles=handles, loc="upper right", fontsize=8, frameon=False,
+                  title=msg("Legend").render(lang), title_fontsize=9)
+    return figure
