@@ -81,7 +81,7 @@ def _grid(points: list[Point], rows_of: str, cols_of: str) -> tuple[list[int], l
 def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
     """A History sheet: the points as a table, then a table and a line chart per measure (the GM: one line
     per faction) or one chart of all the faction's measures (a faction)."""
-    from openpyxl.chart import LineChart, Reference
+    from openpyxl.chart import BarChart, LineChart, Reference
 
     from adjudicator.xlsx.writing import sheet_title
 
@@ -105,6 +105,7 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
         groups = [(faction, shown, "measure")] if shown else []
     column = 6
     top = 1
+    chart_row = len(shown) + 3
     for name, group, series_of in groups:
         turns, series, cells = _grid(group, "turn", series_of)
         ws.cell(top, column, msg("Turn").render(lang))
@@ -115,19 +116,21 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
             for j, s in enumerate(series, start=1):
                 value = cells.get((turn, s))
                 ws.cell(top + i, column + j, _number(value) if value is not None else None)
-        chart = LineChart()
+        chart = LineChart() if len(turns) > 1 else BarChart()  # one turn: bars, a line needs two points
         chart.title = name
         chart.y_axis.title = name if faction is None else None
         chart.x_axis.title = msg("Turn").render(lang)
-        chart.height, chart.width = 7.5, 16
+        chart.height, chart.width = 7.5, 14
         data = Reference(ws, min_col=column + 1, max_col=column + len(series), min_row=top,
                          max_row=top + len(turns))
         chart.add_data(data, titles_from_data=True)
         chart.set_categories(Reference(ws, min_col=column, min_row=top + 1, max_row=top + len(turns)))
-        for s in chart.series:
-            s.marker.symbol = "circle"
-        ws.add_chart(chart, f"{_letter(column + len(series) + 2)}{top}")
-        top += max(17, len(turns) + 3)
+        if isinstance(chart, LineChart):
+            for s in chart.series:
+                s.marker.symbol = "circle"
+        ws.add_chart(chart, f"A{chart_row}")
+        chart_row += 16
+        top += len(turns) + 3
     return ws
 
 
