@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.i18n import fold, msg
+from adjudicator.i18n import N_, fold, msg
 from adjudicator.ledger import account_label
 
-HISTORY_TITLE = "History"
+HISTORY_TITLE = N_("History")
 
 
 @dataclass(frozen=True)
