@@ -35,7 +35,8 @@ def run_example(root: Path, name: str, spy: list[Any] | None = None, plant: Any 
 
 
 def svg_ids(path: Path) -> set[str]:
-    return set(re.findall(r'id="(unit:[^"]+)"', path.read_text(encoding="utf-8")))
+    """The units marked in an SVG map: a labelled unit's id, or the link of a unit's mark."""
+    return set(re.findall(r'(?:id|xlink:href)="#?(unit:[^"]+)"', path.read_text(encoding="utf-8")))
 
 
 def state_after(turn_dir: Path) -> Any:

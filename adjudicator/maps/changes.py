@@ -74,44 +74,56 @@ def owned(schema: TableSchema, frame: Any, faction: str) -> dict[tuple[Any, ...]
 
 
 class Causes:
-    """Finds the order row or report row that explains a change, and the cell to link to."""
+    """Finds the order row or report row that explains a change, and the cell to link to (by the words of
+    each row, indexed once)."""
 
     def __init__(self, orders: Any, outcome_sheets: dict[str, str], reports: Sequence[Any], report_sheet: str,
                  lang: str) -> None:
         self.lang = lang
-        self.order_rows: list[tuple[str, str, int, set[str]]] = []  # (sheet title, outcome tab, tab row, words)
+        self.orders: dict[str, tuple[str, str, int, int]] = {}  # word -> (sheet title, outcome tab, tab row, row)
         if orders is not None:
             for key, sheet in orders.sheets.items():
-                tab = outcome_sheets.get(key)
+                tab = outcome_sheets.get(key, "")
                 for position, (number, values) in enumerate(records(sheet.frame)):
-                    words = set()
+                    entry = (sheet.sheet, tab, position + 2, number)
+                    self.orders.setdefault(f"#ROW{number}", entry)
                     for v in values.values():
                         if isinstance(v, str):
-                            words |= {w.strip().upper() for w in v.replace(",", " ").split()}
-                    self.order_rows.append((sheet.sheet, tab or "", position + 2, words | {f"#ROW{number}"}))
-        self.report_rows: list[tuple[Any, int, list[str]]] = []
-        row = 1
+                            for word in _words(v):
+                                self.orders.setdefault(word, entry)
+        self.reports: dict[str, list[tuple[int, Any, int, list[str]]]] = {}  # word -> [(order, table, row, cells)]
+        row, order = 1, 0
         for table in reports:
             for i, cells in enumerate(table.rows):
                 shown = [_text(c, lang) for c in cells]
-                self.report_rows.append((table, row + 2 + i, shown))
+                words = set().union(*(_words(c) for c in shown)) if shown else set()
+                for word in words:
+                    self.reports.setdefault(word, []).append((order, table, row + 2 + i, shown))
+                order += 1
             row += 2 + max(len(table.rows), 1) + 1
         self.report_sheet = report_sheet
 
-    def of(self, terms: Sequence[str], prefer: Sequence[str] = (), orders: bool = True) -> tuple[Msg | str, str | None]:
-        wanted = {str(t).upper() for t in terms if t not in (None, "")}
-        for sheet, tab, tab_row, words in self.order_rows if orders else ():
-            if wanted & words:
-                number = next(w for w in sorted(words) if w.startswith("#ROW"))[4:]
+    def of(self, terms: Sequence[Any], prefer: Sequence[str] = (), orders: bool = True) -> tuple[Msg | str, str | None]:
+        wanted = [w for t in terms if t not in (None, "") for w in (_words(str(t)) or {str(t).upper()})]
+        if orders:
+            found = [self.orders[w] for w in wanted if w in self.orders]
+            if found:
+                sheet, tab, tab_row, number = min(found, key=lambda e: e[2])
                 return msg("order row {row} of {sheet}", row=number, sheet=sheet), (
                     f"'{tab}'!A{tab_row}" if tab else None)
-        candidates = sorted(self.report_rows, key=lambda r: (r[0].key not in prefer, r[0].key in LISTING_TABLES))
-        for table, sheet_row, shown in candidates:
-            if any(str(t) and any(str(t).upper() == s.upper() or f" {str(t).upper()}" in f" {s.upper()}"
-                                  for s in shown) for t in wanted):
-                summary = " · ".join(s for s in shown if s)[:80]
-                return msg("{table}: {row}", table=table.title, row=summary), f"'{self.report_sheet}'!A{sheet_row}"
+        candidates = [c for w in wanted for c in self.reports.get(w, [])]
+        if candidates:
+            _, table, sheet_row, shown = min(candidates, key=lambda c: (c[1].key not in prefer,
+                                                                       c[1].key in LISTING_TABLES, c[0]))
+            summary = " · ".join(s for s in shown if s)[:80]
+            return msg("{table}: {row}", table=table.title, row=summary), f"'{self.report_sheet}'!A{sheet_row}"
         return msg("the turn's resolution"), None
+
+
+def _words(value: str) -> set[str]:
+    for mark in ",;:·→()[]":
+        value = value.replace(mark, " ")
+    return {w.strip().upper() for w in value.split() if w.strip()}
 
 
 def _text(value: Any, lang: str) -> str:
@@ -121,7 +133,7 @@ def _text(value: Any, lang: str) -> str:
 
 
 def unit_changes(schemas: Sequence[TableSchema], before: dict[str, Any], after: dict[str, Any], faction: str,
-                 causes: Causes, ledger_accounts: set[str]) -> list[Change]:
+                 causes: Causes, ledger_accounts: set[str], lang: str = "en") -> list[Change]:
     changes: list[Change] = []
     for schema in schemas:
         old = owned(schema, before.get(schema.key), faction)
@@ -133,12 +145,12 @@ def unit_changes(schemas: Sequence[TableSchema], before: dict[str, Any], after: 
             terms = [k for k in key if k is not None]
             if key not in old:
                 cause, link = causes.of(terms)
-                changes.append(Change(msg("gained"), title, what, None, _describe(schema, new[key], owner), cause,
+                changes.append(Change(msg("gained"), title, what, None, _describe(schema, new[key], owner, lang), cause,
                                       link))
                 continue
             if key not in new:
                 cause, link = causes.of(terms, ("battles", "battle_rounds", "events", "invasions"))
-                changes.append(Change(msg("lost"), title, what, _describe(schema, old[key], owner), None, cause,
+                changes.append(Change(msg("lost"), title, what, _describe(schema, old[key], owner, lang), None, cause,
                                       link))
                 continue
             for column in schema.columns:
@@ -147,7 +159,8 @@ def unit_changes(schemas: Sequence[TableSchema], before: dict[str, Any], after: 
                     continue
                 kind = _kind(column.key, a, b)
                 cause, link = causes.of([*terms, *(v for v in (a, b) if isinstance(v, str))])
-                changes.append(Change(kind, title, f"{what}: {msg(column.header).text}", a, b, cause, link))
+                changes.append(Change(kind, title, f"{what}: {column.header_in(lang)}", _shown(column, a, lang),
+                                      _shown(column, b, lang), cause, link))
     return changes
 
 
@@ -159,9 +172,15 @@ def _kind(column: str, a: Any, b: Any) -> Msg:
     return msg("changed")
 
 
-def _describe(schema: TableSchema, values: dict[str, Any], owner: str) -> str:
-    return ", ".join(f"{c.key}={values[c.key]}" for c in schema.columns
+def _describe(schema: TableSchema, values: dict[str, Any], owner: str, lang: str) -> str:
+    return ", ".join(f"{c.header_in(lang)}: {_shown(c, values[c.key], lang)}" for c in schema.columns
                      if c.key != owner and values.get(c.key) is not None)
+
+
+def _shown(column: Any, value: Any, lang: str) -> Any:
+    if value is not None and column.kind is Kind.CHOICE:
+        return column.choice_label(str(value), lang)
+    return value
 
 
 def balance_changes(lines: Sequence[LedgerLine], causes: Causes, ledger_tab: str) -> list[Change]:

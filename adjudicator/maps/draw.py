@@ -17,6 +17,9 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
            "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
            "#e6550d", "#31a354", "#756bb1", "#636363")
 UNKNOWN = "#eeeeee"
+#: Above these counts a map is drawn without place names and with unit marks only (text is what costs).
+LABELLED_PLACES = 120
+LABELLED_UNITS = 80
 NEUTRAL = "#ffffff"
 RC = {"svg.hashsalt": "adjudicator", "svg.fonttype": "none", "font.family": "DejaVu Sans",
       "path.simplify": False}
@@ -61,7 +64,7 @@ def _figure(view: MapView, lang: str) -> Any:
     from matplotlib.collections import PolyCollection
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
-    from matplotlib.patches import FancyArrowPatch, Patch
+    from matplotlib.patches import Patch
 
     where = positions(view)
     palette = colours(view)
@@ -103,7 +106,7 @@ def _figure(view: MapView, lang: str) -> Any:
     for link in view.links:
         if link.kind == "wormhole":
             wormholes[link.a].append(link.b)
-    for p in places:
+    for p in places if len(places) <= LABELLED_PLACES else ():
         x, y = where[p.id]
         top = 0.32 if view.layout is not Layout.GRAPH else 0.0
         ax.text(x, y + top, p.label or p.id, ha="center", va="center", fontsize=font, color="#333333", zorder=4,
@@ -112,12 +115,7 @@ def _figure(view: MapView, lang: str) -> Any:
             ax.text(x, y - 0.42, "◎ " + ", ".join(sorted(wormholes[p.id])), ha="center", va="center",
                     fontsize=font * 0.8, color="#6a3d9a", zorder=4)
 
-    for arrow in sorted(view.arrows, key=lambda a: (a.owner, a.path)):
-        steps = [where[s] for s in arrow.path if s in where]
-        for start, end in zip(steps, steps[1:], strict=False):
-            ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9, linewidth=1.4,
-                                         color=palette.get(arrow.owner, "#000000"), zorder=5, shrinkA=6,
-                                         shrinkB=6, gid=f"arrow:{arrow.owner}:{'-'.join(arrow.path)}"))
+    _draw_arrows(ax, view, where, palette)
 
     for battle in sorted(view.battles, key=lambda b: b.place):
         if battle.place in where:
@@ -125,24 +123,7 @@ def _figure(view: MapView, lang: str) -> Any:
             ax.scatter([x + 0.3], [y + 0.3], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
                        linewidths=0.8, zorder=7, gid=f"battle:{battle.place}")
 
-    here: dict[str, list[Any]] = defaultdict(list)
-    for unit in sorted(view.units, key=lambda u: (u.place, u.owner, u.id)):
-        here[unit.place].append(unit)
-    for place, units in here.items():
-        if place not in where:
-            continue
-        x, y = where[place]
-        shown = units[:4]
-        for i, unit in enumerate(shown):
-            ax.text(x, y - 0.05 - 0.22 * i, unit.label or unit.id, ha="center", va="center", fontsize=font * 0.85,
-                    color="#ffffff", fontweight="bold", zorder=6, gid=unit_gid(unit),
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": palette.get(unit.owner, "#000000"),
-                          "edgecolor": "none"})
-        if len(units) > len(shown):
-            ax.text(x, y - 0.05 - 0.22 * len(shown), f"+{len(units) - len(shown)}", ha="center", va="center",
-                    fontsize=font * 0.8, zorder=6)
-            for unit in units[len(shown):]:  # still in the SVG, invisible, so every unit can be found
-                ax.text(x, y, unit.id, alpha=0.0, fontsize=1, gid=unit_gid(unit))
+    _draw_units(ax, view, where, palette, font)
 
     handles = [Patch(facecolor=palette[f], label=f + (" — " + msg("you").render(lang) if f == view.reader else ""))
                for f in sorted(view.factions)]
@@ -158,3 +139,65 @@ def _figure(view: MapView, lang: str) -> Any:
     figure.legend(handles=handles, loc="upper right", fontsize=8, frameon=False,
                   title=msg("Legend").render(lang), title_fontsize=9)
     return figure
+
+
+def _draw_units(ax: Any, view: MapView, where: dict[str, tuple[float, float]], palette: dict[str, str],
+                font: float) -> None:
+    """Each unit as a mark in its place; on small maps a labelled box. Every mark carries the unit's id
+    (the SVG id of its label, or the link of its mark), so a unit can be found in the SVG."""
+    here: dict[str, list[Any]] = defaultdict(list)
+    for unit in sorted(view.units, key=lambda u: (u.place, u.owner, u.id)):
+        if unit.place in where:
+            here[unit.place].append(unit)
+    if sum(len(u) for u in here.values()) <= LABELLED_UNITS:
+        for place, units in here.items():
+            x, y = where[place]
+            shown = units[:4]
+            for i, unit in enumerate(shown):
+                ax.text(x, y - 0.05 - 0.22 * i, unit.label or unit.id, ha="center", va="center",
+                        fontsize=font * 0.85, color="#ffffff", fontweight="bold", zorder=6, gid=unit_gid(unit),
+                        bbox={"boxstyle": "round,pad=0.15", "facecolor": palette.get(unit.owner, "#000000"),
+                              "edgecolor": "none"})
+            if len(units) > len(shown):
+                ax.text(x, y - 0.05 - 0.22 * len(shown), f"+{len(units) - len(shown)}", ha="center",
+                        va="center", fontsize=font * 0.8, zorder=6)
+                _marks(ax, [(x, y)] * (len(units) - len(shown)), units[len(shown):], palette, 0.0)
+        return
+    points, units = [], []
+    for place, there in here.items():
+        x, y = where[place]
+        for i, unit in enumerate(there):
+            points.append((x - 0.3 + 0.2 * (i % 4), y - 0.1 - 0.2 * (i // 4)))
+            units.append(unit)
+    _marks(ax, points, units, palette, 1.0)
+
+
+def _marks(ax: Any, points: list[tuple[float, float]], units: list[Any], palette: dict[str, str],
+           alpha: float) -> None:
+    if not points:
+        return
+    marks = ax.scatter([p[0] for p in points], [p[1] for p in points], s=22, marker="s", zorder=6, alpha=alpha,
+                       c=[palette.get(u.owner, "#000000") for u in units], edgecolors="#000000", linewidths=0.4)
+    marks.set_urls([f"#{unit_gid(u)}" for u in units])
+
+
+def _draw_arrows(ax: Any, view: MapView, where: dict[str, tuple[float, float]], palette: dict[str, str]) -> None:
+    """Each step of each move as an arrow in its faction's colour (a step drawn once, however many moved);
+    many steps are drawn as one quiver, which costs the same for ten arrows or ten thousand."""
+    from matplotlib.patches import FancyArrowPatch
+
+    steps = sorted({(arrow.owner, a, b) for arrow in view.arrows
+                    for a, b in zip(arrow.path, arrow.path[1:], strict=False) if a in where and b in where and a != b})
+    if len(steps) <= LABELLED_UNITS:
+        for owner, a, b in steps:
+            ax.add_patch(FancyArrowPatch(where[a], where[b], arrowstyle="-|>", mutation_scale=9, linewidth=1.4,
+                                         color=palette.get(owner, "#000000"), zorder=5, shrinkA=6, shrinkB=6,
+                                         gid=f"arrow:{owner}:{a}-{b}"))
+        return
+    if steps:
+        xs = [where[a][0] for _, a, _ in steps]
+        ys = [where[a][1] for _, a, _ in steps]
+        us = [(where[b][0] - where[a][0]) * 0.85 for _, a, b in steps]
+        vs = [(where[b][1] - where[a][1]) * 0.85 for _, a, b in steps]
+        ax.quiver(xs, ys, us, vs, color=[palette.get(o, "#000000") for o, _, _ in steps], angles="xy",
+                  scale_units="xy", scale=1, width=0.003, zorder=5)

@@ -47,7 +47,7 @@ class TurnPictures:
         lines = self.ledger.for_faction(faction)
         accounts = {line.account for line in lines}
         changes = unit_changes(self.ruleset.state_schemas + (_factions(self.ruleset),), self.campaign.tables,
-                               result.tables, faction, causes, accounts)
+                               result.tables, faction, causes, accounts, lang)
         changes += balance_changes(lines, causes, ledger_tab)
         drawn = self.maps.get(faction)
         changes += seen_changes(drawn.view if drawn else None, faction, causes)
