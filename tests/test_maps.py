@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,19 @@ def own_units(name: str, campaign: Any, faction: str) -> set[str]:
     return ships | regiments
 
 
+RUNS: dict[str, Path] = {}
+
+
+def example_turn(name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example's turn folder after its turn, resolved once for the whole module (never changed)."""
+    if name not in RUNS:
+        RUNS[name] = run_example(tmp_path_factory.mktemp(name) / "c", name)
+    return RUNS[name]
+
+
 @pytest.fixture(scope="module", params=MAPPED)
 def resolved(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
-    name = request.param
-    return name, run_example(tmp_path_factory.mktemp(name) / "c", name)
+    return request.param, example_turn(request.param, tmp_path_factory)
 
 
 def test_a_map_per_faction_a_public_map_and_the_gms(resolved: tuple[str, Path]) -> None:
@@ -180,10 +190,22 @@ def test_star_sectors_changes_name_the_order_row_and_the_battle(resolved: tuple[
     assert (fought[3], fought[4]) == (value(before), value(after))
 
 
-def test_reprocess_with_the_same_inputs_changes_nothing(tmp_path: Path) -> None:
-    turn_dir = run_example(tmp_path / "c", "star_sectors")
+@pytest.fixture(scope="module")
+def star_sectors(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The star_sectors example after its turn (copied by each test that changes it)."""
+    return example_turn("star_sectors", tmp_path_factory).parents[1]
+
+
+def copy_of_campaign(root: Path, target: Path) -> Path:
+    shutil.copytree(root, target)
+    return target
+
+
+def test_reprocess_with_the_same_inputs_changes_nothing(star_sectors: Path, tmp_path: Path) -> None:
+    root = copy_of_campaign(star_sectors, tmp_path / "c")
+    turn_dir = root / "turns" / "T03"
     maps = {p.name: p.read_bytes() for p in (turn_dir / "results").glob("*.map.*")}
-    outcome = pipeline.run(tmp_path / "c", reprocess=True)
+    outcome = pipeline.run(root, reprocess=True)
     assert outcome.status == "resolved" and outcome.reprocess_diff is not None
     assert [d.faction for d in outcome.reprocess_diff] == ["ALPHA", "BETA", "BORYA", "GAMMA"]
     assert all(d.empty for d in outcome.reprocess_diff)
@@ -192,9 +214,10 @@ def test_reprocess_with_the_same_inputs_changes_nothing(tmp_path: Path) -> None:
     assert text.count("\n") == 4
 
 
-def test_reprocess_with_a_changed_gm_input_shows_exactly_the_changed_results(tmp_path: Path) -> None:
-    root = tmp_path / "c"
-    turn_dir = run_example(root, "star_sectors")
+def test_reprocess_with_a_changed_gm_input_shows_exactly_the_changed_results(star_sectors: Path,
+                                                                               tmp_path: Path) -> None:
+    root = copy_of_campaign(star_sectors, tmp_path / "c")
+    turn_dir = root / "turns" / "T03"
     old = {p.stem: openpyxl.load_workbook(p) for p in (turn_dir / "results").glob("*.xlsx")}
     ruleset = find_ruleset("star_sectors")
     data = load_scenario(ruleset.example_dir())["gm_input"]

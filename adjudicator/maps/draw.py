@@ -20,6 +20,7 @@ UNKNOWN = "#eeeeee"
 #: Above these counts a map is drawn without place names and with unit marks only (text is what costs).
 LABELLED_PLACES = 120
 LABELLED_UNITS = 80
+ARROWS = 12  # more moves than this are drawn as one quiver
 NEUTRAL = "#ffffff"
 RC = {"svg.hashsalt": "adjudicator", "svg.fonttype": "none", "font.family": "DejaVu Sans",
       "path.simplify": False}
@@ -125,8 +126,11 @@ def _figure(view: MapView, lang: str) -> Any:
 
     _draw_units(ax, view, where, palette, font)
 
+    shown = {view.reader} | {p.owner for p in places} | {u.owner for u in view.units} | {a.owner for a in view.arrows}
+    if view.reader in (GM, PUBLIC):
+        shown |= set(view.factions)
     handles = [Patch(facecolor=palette[f], label=f + (" — " + msg("you").render(lang) if f == view.reader else ""))
-               for f in sorted(view.factions)]
+               for f in sorted(view.factions) if f in shown]
     handles += [Patch(facecolor=NEUTRAL, edgecolor="#999999", label=msg("Nobody's").render(lang)),
                 Patch(facecolor=UNKNOWN, edgecolor="#999999", label=msg("Holder unknown").render(lang)),
                 Patch(facecolor="none", edgecolor="#000000", hatch="///", label=msg("Disputed").render(lang)),
@@ -188,7 +192,7 @@ def _draw_arrows(ax: Any, view: MapView, where: dict[str, tuple[float, float]], 
 
     steps = sorted({(arrow.owner, a, b) for arrow in view.arrows
                     for a, b in zip(arrow.path, arrow.path[1:], strict=False) if a in where and b in where and a != b})
-    if len(steps) <= LABELLED_UNITS:
+    if len(steps) <= ARROWS:
         for owner, a, b in steps:
             ax.add_patch(FancyArrowPatch(where[a], where[b], arrowstyle="-|>", mutation_scale=9, linewidth=1.4,
                                          color=palette.get(owner, "#000000"), zorder=5, shrinkA=6, shrinkB=6,

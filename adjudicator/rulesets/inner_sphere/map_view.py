@@ -13,6 +13,7 @@ from adjudicator.rulesets.inner_sphere import hexmap
 from adjudicator.sheets import records
 
 ATTACKS = ("Raid", "Invade")
+UNKNOWN_OWNER = "?"  # forces espionage found, whose owner the report does not say
 
 
 def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
@@ -52,6 +53,7 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
             units.append(Unit(text(row[0]), reader, where, text(row[0])))
         for row in report_rows(reports, "routes"):
             routes[(reader, text(row[0]))].append((int(row[1] or 0), text(row[3]), text(row[2])))
+        units += intel_units(report_rows(reports, "intel"))
     for (owner, _ship), steps in routes.items():
         for _, hex_, action in steps:
             if action in ATTACKS and hex_:
@@ -76,3 +78,14 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
                             known=reader != PUBLIC and hex_ in holders))
     return MapView(Layout.HEX, reader, campaign.turn, tuple(sorted(campaign.factions)), places, [],
                    [u for u in units if u.place], arrows, sorted(set(battles), key=lambda b: b.place))
+
+
+def intel_units(rows: list[list[object]]) -> list[Unit]:
+    """What the reader's espionage found of others' forces in a system ("Kandis (0102)": "Regiments", 2)."""
+    found = []
+    for n, row in enumerate(rows):
+        subject, item, detail = (text(c) for c in (row + ["", "", ""])[:3])
+        hex_ = subject.rsplit("(", 1)[-1].rstrip(")") if subject.endswith(")") else ""
+        if item in ("Regiments", "Jumpship") and detail and hex_.isdigit():
+            found.append(Unit(f"intel@{hex_}#{n}", UNKNOWN_OWNER, hex_, f"? {detail}"))
+    return found
