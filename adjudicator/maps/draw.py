@@ -95,6 +95,8 @@ def _figure(view: MapView, lang: str) -> Any:
         ax.scatter([where[p.id][0] for p in places], [where[p.id][1] for p in places], s=380, c=fills,
                    edgecolors=["#000000" if p.disputed else "#666666" for p in places],
                    linewidths=[2.0 if p.disputed else 0.8 for p in places], zorder=2)
+    elif view.layout is Layout.GRID and len(places) > LABELLED_PLACES:
+        _grid_image(ax, places, where, fills)
     else:
         cells = PolyCollection([outline(view, where[p.id]) for p in places], facecolors=fills,
                                edgecolors="#999999", linewidths=0.5, alpha=0.55, zorder=2)
@@ -205,3 +207,35 @@ def _draw_arrows(ax: Any, view: MapView, where: dict[str, tuple[float, float]], 
         vs = [(where[b][1] - where[a][1]) * 0.85 for _, a, b in steps]
         ax.quiver(xs, ys, us, vs, color=[palette.get(o, "#000000") for o, _, _ in steps], angles="xy",
                   scale_units="xy", scale=1, width=0.003, zorder=5)
+
+
+def _grid_image(ax: Any, places: list[Any], where: dict[str, tuple[float, float]], fills: list[str]) -> None:
+    """A large grid as one picture of its squares (one artist, not one path per square), with its lines
+    and the disputed squares hatched."""
+    import numpy as np
+    from matplotlib.collections import PolyCollection
+    from matplotlib.colors import to_rgba
+
+    xs = sorted({int(where[p.id][0]) for p in places})
+    ys = sorted({int(where[p.id][1]) for p in places})
+    x0, y1 = xs[0], ys[-1]
+    grid = np.ones((ys[-1] - ys[0] + 1, xs[-1] - x0 + 1, 4))
+    for place, fill in zip(places, fills, strict=True):
+        x, y = where[place.id]
+        r, g, b, _ = to_rgba(fill)
+        grid[y1 - int(y), int(x) - x0] = (1 - 0.55 * (1 - r), 1 - 0.55 * (1 - g), 1 - 0.55 * (1 - b), 1.0)
+    ax.imshow(grid, extent=(x0 - 0.5, xs[-1] + 0.5, ys[0] - 0.5, y1 + 0.5), interpolation="nearest", zorder=2,
+              aspect="equal")
+    ax.vlines([x - 0.5 for x in range(x0, xs[-1] + 2)], ys[0] - 0.5, y1 + 0.5, colors="#999999", linewidths=0.5,
+              zorder=2)
+    ax.hlines([y - 0.5 for y in range(ys[0], y1 + 2)], x0 - 0.5, xs[-1] + 0.5, colors="#999999", linewidths=0.5,
+              zorder=2)
+    disputed = [p for p in places if p.disputed]
+    if disputed:
+        ax.add_collection(PolyCollection([outline_of(where[p.id]) for p in disputed], facecolors="none",
+                                         edgecolors="#000000", hatch="///", linewidths=1.0, zorder=3))
+
+
+def outline_of(centre: tuple[float, float]) -> list[tuple[float, float]]:
+    x, y = centre
+    return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
