@@ -213,21 +213,27 @@ HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After")
 
 
 def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
+    from openpyxl.styles import Alignment
     from openpyxl.worksheet.hyperlink import Hyperlink
 
-    from adjudicator.xlsx.writing import header_row, put, sheet_title
+    from adjudicator.xlsx.writing import fit_to_page_width, header_row, put, sheet_title
 
+    WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - a constant of this sheet
     ws = wb.create_sheet(sheet_title(wb, title))
+    fit_to_page_width(ws)
     header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, 70])
     for r, change in enumerate(changes, start=2):
         table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
         for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
                                   start=1):
             put(ws, r, c, value, lang)
+            if c >= 4:
+                ws.cell(r, c).alignment = WRAP
         if change.link:
             cell = ws.cell(r, 6)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=change.link)
             cell.style = "Hyperlink"
+            cell.alignment = WRAP
     if not changes:
         put(ws, 2, 1, msg("(none)"), lang)
     ws.freeze_panes = "A2"

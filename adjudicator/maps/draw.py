@@ -64,8 +64,6 @@ def _figure(view: MapView, lang: str) -> Any:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import PolyCollection
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
 
     where = positions(view)
     palette = colours(view)
@@ -131,19 +129,17 @@ def _figure(view: MapView, lang: str) -> Any:
     shown = {view.reader} | {p.owner for p in places} | {u.owner for u in view.units} | {a.owner for a in view.arrows}
     if view.reader in (GM, PUBLIC):
         shown |= set(view.factions)
-    handles = [Patch(facecolor=palette[f], label=f + (" — " + msg("you").render(lang) if f == view.reader else ""))
-               for f in sorted(view.factions) if f in shown]
-    handles += [Patch(facecolor=NEUTRAL, edgecolor="#999999", label=msg("Nobody's").render(lang)),
-                Patch(facecolor=UNKNOWN, edgecolor="#999999", label=msg("Holder unknown").render(lang)),
-                Patch(facecolor="none", edgecolor="#000000", hatch="///", label=msg("Disputed").render(lang)),
-                Line2D([], [], color="#444444", marker=">", label=msg("Move this turn").render(lang)),
-                Line2D([], [], color="none", marker="*", markersize=12, markerfacecolor="#ffd700",
-                       markeredgecolor="#b00000", label=msg("Battle").render(lang))]
+    entries: list[tuple[dict[str, Any], str]] = [
+        ({"facecolor": palette[f]}, f + (" — " + msg("you").render(lang) if f == view.reader else ""))
+        for f in sorted(view.factions) if f in shown]
+    entries += [({"facecolor": NEUTRAL, "edgecolor": "#999999"}, msg("Nobody's").render(lang)),
+                ({"facecolor": UNKNOWN, "edgecolor": "#999999"}, msg("Holder unknown").render(lang)),
+                ({"facecolor": "none", "edgecolor": "#000000", "hatch": "///"}, msg("Disputed").render(lang)),
+                ({"arrow": True}, msg("Move this turn").render(lang)),
+                ({"star": True}, msg("Battle").render(lang))]
     if wormholes:
-        handles.append(Line2D([], [], color="none", marker="$◎$", markersize=9, markeredgecolor="#6a3d9a",
-                              label=msg("Wormhole").render(lang)))
-    figure.legend(handles=handles, loc="upper right", fontsize=8, frameon=False,
-                  title=msg("Legend").render(lang), title_fontsize=9)
+        entries.append(({"wormhole": True}, msg("Wormhole").render(lang)))
+    _legend(figure, entries, msg("Legend").render(lang))
     return figure
 
 
@@ -155,9 +151,11 @@ def _draw_units(ax: Any, view: MapView, where: dict[str, tuple[float, float]], p
     for unit in sorted(view.units, key=lambda u: (u.place, u.owner, u.id)):
         if unit.place in where:
             here[unit.place].append(unit)
-    if sum(len(u) for u in here.values()) <= LABELLED_UNITS:
+    below = 0.55 if view.layout is Layout.GRAPH else 0.05  # a graph's units hang under its node
+    if sum(len(u) for u in here.values()) <= LABELLED_UNITS and len(view.places) <= LABELLED_PLACES:
         for place, units in here.items():
             x, y = where[place]
+            y -= below - 0.05
             shown = units[:4]
             for i, unit in enumerate(shown):
                 ax.text(x, y - 0.05 - 0.22 * i, unit.label or unit.id, ha="center", va="center",
@@ -239,3 +237,30 @@ def _grid_image(ax: Any, places: list[Any], where: dict[str, tuple[float, float]
 def outline_of(centre: tuple[float, float]) -> list[tuple[float, float]]:
     x, y = centre
     return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
+
+
+def _legend(figure: Any, entries: list[tuple[dict[str, Any], str]], title: str) -> None:
+    """The legend in a strip at the right: a swatch and a text per entry, placed directly in figure
+    coordinates (matplotlib's own legend lays itself out again at every draw, which costs more than the map)."""
+    from matplotlib.patches import FancyArrowPatch, Rectangle
+
+    width, height = figure.get_figwidth(), figure.get_figheight()
+    left = 1 - 2.5 / width
+    step = 0.2 / height  # one line of 0.2 inch
+    top = 1 - 0.35 / height
+    figure.text(left + 0.05 / width, top, title, fontsize=9, fontweight="bold", va="center")
+    swatch_w, swatch_h = 0.3 / width, 0.12 / height
+    for i, (style, label) in enumerate(entries, start=1):
+        y = top - i * step
+        x = left + 0.05 / width
+        if style.get("arrow"):
+            figure.patches.append(FancyArrowPatch((x, y), (x + swatch_w, y), arrowstyle="-|>", mutation_scale=8,
+                                                  color="#444444", transform=figure.transFigure))
+        elif style.get("star"):
+            figure.text(x + swatch_w / 2, y, "★", color="#ffd700", ha="center", va="center", fontsize=11)
+        elif style.get("wormhole"):
+            figure.text(x + swatch_w / 2, y, "◎", color="#6a3d9a", ha="center", va="center", fontsize=9)
+        else:
+            figure.patches.append(Rectangle((x, y - swatch_h / 2), swatch_w, swatch_h, linewidth=0.8,
+                                            transform=figure.transFigure, **style))
+        figure.text(x + swatch_w + 0.1 / width, y, label, fontsize=8, va="center")
