@@ -68,12 +68,27 @@ def own_units(name: str, campaign: Any, faction: str) -> set[str]:
 
 
 RUNS: dict[str, Path] = {}
+DRAWN: dict[str, Any] = {}  # star_sectors: every reader's MapView, as the pipeline drew them
 
 
 def example_turn(name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example's turn folder after its turn, resolved once for the whole module (never changed)."""
+    """The example's turn folder after its turn, resolved once for the whole module (never changed). The
+    star_sectors example has a hidden GAMMA fleet planted, and the views its maps are drawn from recorded."""
     if name not in RUNS:
-        RUNS[name] = run_example(tmp_path_factory.mktemp(name) / "c", name)
+        root = tmp_path_factory.mktemp(name) / "c"
+        if name != "star_sectors":
+            RUNS[name] = run_example(root, name)
+            return RUNS[name]
+        ruleset_type = type(find_ruleset("star_sectors"))
+        real = ruleset_type.map_view
+
+        def spy(self: Any, campaign: Any, result: Any, reader: str) -> Any:
+            DRAWN[reader] = real(self, campaign, result, reader)
+            return DRAWN[reader]
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(ruleset_type, "map_view", spy)
+            RUNS[name] = run_example(root, name, plant=plant_hidden_fleet)
     return RUNS[name]
 
 
@@ -125,17 +140,9 @@ def plant_hidden_fleet(root: Path) -> None:
     atomic_save(wb, path)
 
 
-def test_a_hidden_enemy_unit_is_on_the_gms_map_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    ruleset_type = type(find_ruleset("star_sectors"))
-    drawn: dict[str, Any] = {}
-    real = ruleset_type.map_view
-
-    def spy(self: Any, campaign: Any, result: Any, reader: str) -> Any:
-        drawn[reader] = real(self, campaign, result, reader)
-        return drawn[reader]
-
-    monkeypatch.setattr(ruleset_type, "map_view", spy)
-    turn_dir = run_example(tmp_path / "c", "star_sectors", plant=plant_hidden_fleet)
+def test_a_hidden_enemy_unit_is_on_the_gms_map_only(star_sectors: Path) -> None:
+    turn_dir = star_sectors / "turns" / "T03"
+    drawn = DRAWN
     hidden = "unit:GAMMA:GAMMA@H1"
     assert "GAMMA@H1" in drawn[GM].unit_ids() and hidden in svg_ids(turn_dir / "gm.map.svg")
     assert "GAMMA@H1" in drawn["GAMMA"].unit_ids()
@@ -173,10 +180,8 @@ def test_changes_list_every_change_of_units_and_balances_with_a_cause(resolved: 
         assert all(b[6] for b in balances), "a balance without a link to its row"
 
 
-def test_star_sectors_changes_name_the_order_row_and_the_battle(resolved: tuple[str, Path]) -> None:
-    name, turn_dir = resolved
-    if name != "star_sectors":
-        pytest.skip("the star_sectors example's moves and battles")
+def test_star_sectors_changes_name_the_order_row_and_the_battle(star_sectors: Path) -> None:
+    turn_dir = star_sectors / "turns" / "T03"
     rows = changes_of(turn_dir / "results" / "BETA.xlsx", "ru")
     moved = [r for r in rows if r[2] == "F7"][0]
     assert "3" in str(moved[5]) and moved[6].endswith("!A3")  # the MOVE of order row 3, on the Outcome tab
