@@ -61,16 +61,30 @@ def key_columns(schema: TableSchema, owner: str) -> tuple[str, ...]:
 
 def owned(schema: TableSchema, frame: Any, faction: str) -> dict[tuple[Any, ...], dict[str, Any]]:
     """The faction's rows of a state table, by their identity."""
+    return owned_by_faction(schema, frame).get(faction, {})
+
+
+def owned_by_faction(schema: TableSchema, frame: Any) -> dict[str, dict[tuple[Any, ...], dict[str, Any]]]:
+    """Every faction's rows of a state table, by their identity (one pass over the table)."""
     owner = owner_column(schema)
     if owner is None or frame is None:
         return {}
     keys = key_columns(schema, owner)
-    found = {}
+    found: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
     for row in plain_rows(frame):
         values = {k: _plain(v) for k, v in row.items()}
-        if str(values.get(owner) or "").strip().upper() == faction:
-            found[tuple(values.get(k) for k in keys)] = values
+        faction = str(values.get(owner) or "").strip().upper()
+        found.setdefault(faction, {})[tuple(values.get(k) for k in keys)] = values
     return found
+
+
+class Tables:
+    """The state tables before and after the turn, split by owning faction once for every reader."""
+
+    def __init__(self, schemas: Sequence[TableSchema], before: dict[str, Any], after: dict[str, Any]) -> None:
+        self.schemas = tuple(schemas)
+        self.before = {s.key: owned_by_faction(s, before.get(s.key)) for s in self.schemas}
+        self.after = {s.key: owned_by_faction(s, after.get(s.key, before.get(s.key))) for s in self.schemas}
 
 
 class Causes:
@@ -132,12 +146,12 @@ def _text(value: Any, lang: str) -> str:
     return value.render(lang) if hasattr(value, "render") else str(value)
 
 
-def unit_changes(schemas: Sequence[TableSchema], before: dict[str, Any], after: dict[str, Any], faction: str,
-                 causes: Causes, ledger_accounts: set[str], lang: str = "en") -> list[Change]:
+def unit_changes(tables: Tables, faction: str, causes: Causes, ledger_accounts: set[str],
+                 lang: str = "en") -> list[Change]:
     changes: list[Change] = []
-    for schema in schemas:
-        old = owned(schema, before.get(schema.key), faction)
-        new = owned(schema, after.get(schema.key, before.get(schema.key)), faction)
+    for schema in tables.schemas:
+        old = tables.before[schema.key].get(faction, {})
+        new = tables.after[schema.key].get(faction, {})
         owner = owner_column(schema) or ""
         title = schema.title
         for key in sorted(set(old) | set(new), key=lambda k: tuple(str(x) for x in k)):
@@ -216,7 +230,7 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     from openpyxl.styles import Alignment
     from openpyxl.worksheet.hyperlink import Hyperlink
 
-    from adjudicator.xlsx.writing import fit_to_page_width, header_row, put, sheet_title
+    from adjudicator.xlsx.writing import fit_row_heights, fit_to_page_width, header_row, put, sheet_title
 
     WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - a constant of this sheet
     ws = wb.create_sheet(sheet_title(wb, title))
@@ -236,5 +250,6 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
             cell.alignment = WRAP
     if not changes:
         put(ws, 2, 1, msg("(none)"), lang)
+    fit_row_heights(ws, 2, len(changes) + 2)
     ws.freeze_panes = "A2"
     return ws

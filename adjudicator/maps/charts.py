@@ -28,6 +28,14 @@ class Point:
 
 def measure_label(account: str, lang: str) -> str:
     label = account_label(account)
+    if hasattr(label, "render"):
+        return label.render(lang)
+    return msg(str(label)).render(lang)  # an account the catalogs know ("credits"), else as it is
+
+
+def _ledger_label(account: str, lang: str) -> str:
+    """An account as the Ledger sheet shows it."""
+    label = account_label(account)
     return label.render(lang) if hasattr(label, "render") else str(label)
 
 
@@ -51,14 +59,14 @@ def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) 
                     if int(row[0]) < before:
                         points[(int(row[0]), str(row[1]), str(row[2]))] = float(row[3])
         known_turns = {t for t, _, _ in points}
-        labels = {measure_label(a, lang): a for a in accounts if "@" not in a}
+        labels = {_ledger_label(a, lang): measure_label(a, lang) for a in accounts if "@" not in a}
         ledger = _sheet(wb, msg("Ledger").render(lang))
         if ledger is not None:
             for row in ledger.iter_rows(min_row=2, max_col=6, values_only=True):
                 turn, _, faction, account, _, balance = (*row, *[None] * 6)[:6]
                 if (isinstance(turn, int | float) and int(turn) < before and int(turn) not in known_turns
                         and str(account) in labels and isinstance(balance, int | float) and faction):
-                    points[(int(turn), str(faction), str(account))] = float(balance)
+                    points[(int(turn), str(faction), labels[str(account)])] = float(balance)
     finally:
         wb.close()
     return [Point(t, f, m, v) for (t, f, m), v in sorted(points.items())]
@@ -120,6 +128,7 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
         chart.title = name
         chart.y_axis.title = name if faction is None else None
         chart.x_axis.title = msg("Turn").render(lang)
+        chart.y_axis.scaling.min = 0
         chart.height, chart.width = 7.5, 14
         data = Reference(ws, min_col=column + 1, max_col=column + len(series), min_row=top,
                          max_row=top + len(turns))

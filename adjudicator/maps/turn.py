@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.i18n import fold, msg
-from adjudicator.maps.changes import Causes, balance_changes, seen_changes, unit_changes, write_changes
+from adjudicator.maps.changes import Causes, Tables, balance_changes, seen_changes, unit_changes, write_changes
 from adjudicator.maps.charts import Point, earlier_points, turn_points, write_history
 from adjudicator.maps.sheets import DrawnMap, add_map_tab, turn_maps, write_map_files
 from adjudicator.maps.view import GM, PUBLIC
@@ -19,6 +19,7 @@ class TurnPictures:
         self.campaign = campaign
         self.ruleset = ruleset
         self.ledger = ledger
+        self.tables: Tables | None = None  # the state tables split by faction, when the first results need them
         self.maps: dict[str, DrawnMap] = turn_maps(ruleset, campaign, result)
         results = staging / "results"
         for reader in self.maps:
@@ -46,8 +47,10 @@ class TurnPictures:
         causes = Causes(orders, outcome_tabs, result.faction_reports.get(faction, []), report, lang)
         lines = self.ledger.for_faction(faction)
         accounts = {line.account for line in lines}
-        changes = unit_changes(self.ruleset.state_schemas + (_factions(self.ruleset),), self.campaign.tables,
-                               result.tables, faction, causes, accounts, lang)
+        if self.tables is None:
+            self.tables = Tables((*self.ruleset.state_schemas, _factions(self.ruleset)), self.campaign.tables,
+                                 result.tables)
+        changes = unit_changes(self.tables, faction, causes, accounts, lang)
         changes += balance_changes(lines, causes, ledger_tab)
         drawn = self.maps.get(faction)
         changes += seen_changes(drawn.view if drawn else None, faction, causes)
