@@ -20,6 +20,7 @@ from adjudicator.sheets import Kind, TableSchema, plain_rows, records
 OWNER_COLUMNS = ("faction", "owner", "race")
 PLACE_COLUMNS = ("square", "system", "hex", "planet", "jumpship", "aboard")
 NUMERIC = (Kind.INT, Kind.NUMBER, Kind.INT_OR_ALL)
+BLANKS = {None, "", "NO", "N", 0}  # a blank cell and its default: not a change
 LISTING_TABLES = ("fleets", "units", "forces", "assets", "planets", "control", "gm_units")
 
 
@@ -169,7 +170,7 @@ def unit_changes(tables: Tables, faction: str, causes: Causes, ledger_accounts: 
                 continue
             for column in schema.columns:
                 a, b = old[key].get(column.key), new[key].get(column.key)
-                if a == b or column.key == owner or column.key in ledger_accounts:
+                if a == b or column.key == owner or column.key in ledger_accounts or {a, b} <= BLANKS:
                     continue
                 kind = _kind(column.key, a, b)
                 cause, link = causes.of([*terms, *(v for v in (a, b) if isinstance(v, str))])
@@ -232,7 +233,8 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
 
     from adjudicator.xlsx.writing import fit_row_heights, fit_to_page_width, header_row, put, sheet_title
 
-    WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - a constant of this sheet
+    WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - constants of this sheet
+    TOP = Alignment(vertical="top")  # noqa: N806
     ws = wb.create_sheet(sheet_title(wb, title))
     fit_to_page_width(ws)
     header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, 70])
@@ -241,8 +243,7 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
         for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
                                   start=1):
             put(ws, r, c, value, lang)
-            if c >= 4:
-                ws.cell(r, c).alignment = WRAP
+            ws.cell(r, c).alignment = WRAP if c >= 4 else TOP
         if change.link:
             cell = ws.cell(r, 6)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=change.link)
