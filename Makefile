@@ -35,6 +35,9 @@ templates: $(STAMP)
 pictures: $(STAMP)
 	$(BIN)/python -m adjudicator.pictures docs/images
 
+map-pictures: $(STAMP)
+	$(BIN)/python -m adjudicator.maps.pictures docs/images
+
 clean:
 	rm -rf $(VENV) demo-output
 

@@ -316,6 +316,11 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
     say(msg("Turn {turn} resolved (seed {seed}).", turn=turn, seed=outcome.seed), lang, "green")
     say(msg("Results: {path}", path=str(outcome.turn_dir / "results")), lang)
     say(msg("Ledger and state: {path}", path=str(folder / "campaign.xlsx")), lang)
+    if outcome.reprocess_diff is not None:
+        from adjudicator.maps.diff import lines
+
+        for line in lines(outcome.reprocess_diff):
+            say(line, lang)
 
 
 @main.command("demo")

@@ -38,6 +38,8 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInp
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.ledger import Ledger
+from adjudicator.maps import diff as results_diff
+from adjudicator.maps.turn import turn_pictures
 from adjudicator.problems import ProblemList, RulesetFailure
 from adjudicator.xlsx.safety import Limits, counted_limits
 from adjudicator.xlsx.templates import build_order_workbook
@@ -241,6 +243,7 @@ class RunOutcome:
     seed: int = 0
     checked: dict[str, Path] = field(default_factory=dict)
     notes: list[Msg] = field(default_factory=list)  # what recovery did when the campaign was opened
+    reprocess_diff: list[Any] | None = None  # a reprocess: what changed in the results, faction by faction
 
 
 def run(
@@ -281,8 +284,13 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
                    for p in sorted(paths, key=lambda p: p.name)]
     flag_duplicates(submissions)
     gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
-    return _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
-                    allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
+    before = results_diff.snapshot(turn_dir / "results")
+    outcome = _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
+                       allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
+    if outcome.status == "resolved":
+        outcome.reprocess_diff = results_diff.compare(before, results_diff.snapshot(turn_dir / "results"))
+        results_diff.write(outcome.reprocess_diff, turn_dir / "reprocess_diff.txt", campaign.language)
+    return outcome
 
 
 def _resolve(
@@ -382,6 +390,7 @@ def _stage(
     results_dir = staging / "results"
     results_dir.mkdir()
     result_hashes = {}
+    pictures = turn_pictures(folder, base, campaign, ruleset, result, ledger, staging)
     for faction in sorted(campaign.factions):
         lang = campaign.factions[faction].language
         submission = taken.get(faction)
@@ -394,6 +403,7 @@ def _stage(
             msg("Results of turn {turn}", turn=turn),
         )
         add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
+        pictures.decorate_results(wb, faction, submission, result, lang, label)
         path = results_dir / f"{faction}.xlsx"
         atomic_save(wb, path)
         result_hashes[faction] = sha256_of(path)
@@ -413,6 +423,7 @@ def _stage(
             table += [[faction, *row] for row in rows]
     master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
                          campaign.language)
+    pictures.decorate_master(wb, label)
     atomic_save(wb, staging / "campaign_after.xlsx")
     return {
         "turn": turn,

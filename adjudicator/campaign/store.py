@@ -42,7 +42,8 @@ JOURNAL = ".adjudicator-commit.json"
 LOCK = ".adjudicator.lock"
 #: A temporary file of an atomic write (:func:`adjudicator.xlsx.writing._temporary_beside`): ``.STEM.XXXXXXXX.tmp``.
 TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
-STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx")
+STAGED_ITEMS = ("submitted", "state_before.xlsx", "gm_input.xlsx", "results", "campaign_after.xlsx",
+                "gm.map.png", "gm.map.svg")
 
 
 class CampaignBusyError(RuntimeError):

@@ -272,6 +272,11 @@ class Ruleset(ABC):
         """What a roll decides, in words a player understands (its verification tab shows it beside the
         purpose); by default the purpose itself."""
         return purpose
+    def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
+        """What ``reader`` (a faction's ID, or :data:`adjudicator.maps.view.GM` / ``PUBLIC``) may see of the
+        map after the turn, as an :class:`adjudicator.maps.view.MapView` built from what its reports show;
+        None when the game has no map."""
+        return None
 
     @abstractmethod
     def resolve(self, turn: TurnInput) -> TurnResult:

@@ -179,6 +179,10 @@ class InnerSphere(Ruleset):
         """Each faction's treasury, in C."""
         treasury = world_from_tables(campaign.tables).treasury
         return {(f, ACCOUNT): treasury.get(f, 0) for f in sorted(campaign.factions)}
+    def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
+        from adjudicator.rulesets.inner_sphere.map_view import map_view
+
+        return map_view(campaign, result, reader)
 
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign

@@ -1,0 +1,256 @@
+"""The Changes tab: what changed for a faction since its last results, each change with its cause.
+
+Computed from the faction's own rows of the state tables before and after the turn (the rows it owns:
+its units, holdings, research and balances), the ledger lines of the turn (every balance with its
+cause), and the enemy units its map shows. A change's cause is the order row that names the unit or
+place, else the row of its report that does, else the turn's resolution; the cause is a link to that
+row."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.i18n import Msg, msg
+from adjudicator.ledger import LedgerLine, account_label
+from adjudicator.sheets import Kind, TableSchema, plain_rows, records
+
+OWNER_COLUMNS = ("faction", "owner", "race")
+PLACE_COLUMNS = ("square", "system", "hex", "planet", "jumpship", "aboard")
+NUMERIC = (Kind.INT, Kind.NUMBER, Kind.INT_OR_ALL)
+BLANKS = {None, "", "NO", "N", 0}  # a blank cell and its default: not a change
+LISTING_TABLES = ("fleets", "units", "forces", "assets", "planets", "control", "gm_units")
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: Msg
+    table: str
+    what: str
+    before: Any
+    after: Any
+    cause: Msg | str
+    link: str | None = None  # "'Sheet'!A5"
+
+
+def _plain(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip() or None
+    return value
+
+
+def owner_column(schema: TableSchema) -> str | None:
+    if schema.key == "factions":
+        return "id"
+    return next((c for c in OWNER_COLUMNS if c in schema.keys()), None)
+
+
+def key_columns(schema: TableSchema, owner: str) -> tuple[str, ...]:
+    if "id" in schema.keys() and owner != "id":
+        return ("id",)
+    if owner == "id":
+        return ("id",)
+    keys = tuple(c.key for c in schema.columns if c.required and c.kind not in NUMERIC and c.key != owner)
+    return keys or tuple(c.key for c in schema.columns if c.kind not in NUMERIC and c.key != owner)
+
+
+def owned(schema: TableSchema, frame: Any, faction: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The faction's rows of a state table, by their identity."""
+    return owned_by_faction(schema, frame).get(faction, {})
+
+
+def owned_by_faction(schema: TableSchema, frame: Any) -> dict[str, dict[tuple[Any, ...], dict[str, Any]]]:
+    """Every faction's rows of a state table, by their identity (one pass over the table)."""
+    owner = owner_column(schema)
+    if owner is None or frame is None:
+        return {}
+    keys = key_columns(schema, owner)
+    found: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
+    for row in plain_rows(frame):
+        values = {k: _plain(v) for k, v in row.items()}
+        faction = str(values.get(owner) or "").strip().upper()
+        found.setdefault(faction, {})[tuple(values.get(k) for k in keys)] = values
+    return found
+
+
+class Tables:
+    """The state tables before and after the turn, split by owning faction once for every reader."""
+
+    def __init__(self, schemas: Sequence[TableSchema], before: dict[str, Any], after: dict[str, Any]) -> None:
+        self.schemas = tuple(schemas)
+        self.before = {s.key: owned_by_faction(s, before.get(s.key)) for s in self.schemas}
+        self.after = {s.key: owned_by_faction(s, after.get(s.key, before.get(s.key))) for s in self.schemas}
+
+
+class Causes:
+    """Finds the order row or report row that explains a change, and the cell to link to (by the words of
+    each row, indexed once)."""
+
+    def __init__(self, orders: Any, outcome_sheets: dict[str, str], reports: Sequence[Any], report_sheet: str,
+                 lang: str) -> None:
+        self.lang = lang
+        self.orders: dict[str, tuple[str, str, int, int]] = {}  # word -> (sheet title, outcome tab, tab row, row)
+        if orders is not None:
+            for key, sheet in orders.sheets.items():
+                tab = outcome_sheets.get(key, "")
+                for position, (number, values) in enumerate(records(sheet.frame)):
+                    entry = (sheet.sheet, tab, position + 2, number)
+                    self.orders.setdefault(f"#ROW{number}", entry)
+                    for v in values.values():
+                        if isinstance(v, str):
+                            for word in _words(v):
+                                self.orders.setdefault(word, entry)
+        self.reports: dict[str, list[tuple[int, Any, int, list[str]]]] = {}  # word -> [(order, table, row, cells)]
+        row, order = 1, 0
+        for table in reports:
+            for i, cells in enumerate(table.rows):
+                shown = [_text(c, lang) for c in cells]
+                words = set().union(*(_words(c) for c in shown)) if shown else set()
+                for word in words:
+                    self.reports.setdefault(word, []).append((order, table, row + 2 + i, shown))
+                order += 1
+            row += 2 + max(len(table.rows), 1) + 1
+        self.report_sheet = report_sheet
+
+    def of(self, terms: Sequence[Any], prefer: Sequence[str] = (), orders: bool = True) -> tuple[Msg | str, str | None]:
+        wanted = [w for t in terms if t not in (None, "") for w in (_words(str(t)) or {str(t).upper()})]
+        if orders:
+            found = [self.orders[w] for w in wanted if w in self.orders]
+            if found:
+                sheet, tab, tab_row, number = min(found, key=lambda e: e[2])
+                return msg("order row {row} of {sheet}", row=number, sheet=sheet), (
+                    f"'{tab}'!A{tab_row}" if tab else None)
+        candidates = [c for w in wanted for c in self.reports.get(w, [])]
+        if candidates:
+            _, table, sheet_row, shown = min(candidates, key=lambda c: (c[1].key not in prefer,
+                                                                       c[1].key in LISTING_TABLES, c[0]))
+            summary = " · ".join(s for s in shown if s)[:80]
+            return msg("{table}: {row}", table=table.title, row=summary), f"'{self.report_sheet}'!A{sheet_row}"
+        return msg("the turn's resolution"), None
+
+
+def _words(value: str) -> set[str]:
+    for mark in ",;:·→()[]":
+        value = value.replace(mark, " ")
+    return {w.strip().upper() for w in value.split() if w.strip()}
+
+
+def _text(value: Any, lang: str) -> str:
+    if value is None:
+        return ""
+    return value.render(lang) if hasattr(value, "render") else str(value)
+
+
+def unit_changes(tables: Tables, faction: str, causes: Causes, ledger_accounts: set[str],
+                 lang: str = "en") -> list[Change]:
+    changes: list[Change] = []
+    for schema in tables.schemas:
+        old = tables.before[schema.key].get(faction, {})
+        new = tables.after[schema.key].get(faction, {})
+        owner = owner_column(schema) or ""
+        title = schema.title
+        for key in sorted(set(old) | set(new), key=lambda k: tuple(str(x) for x in k)):
+            what = " ".join(str(k) for k in key if k is not None)
+            terms = [k for k in key if k is not None]
+            if key not in old:
+                cause, link = causes.of(terms)
+                changes.append(Change(msg("gained"), title, what, None, _describe(schema, new[key], owner, lang), cause,
+                                      link))
+                continue
+            if key not in new:
+                cause, link = causes.of(terms, ("battles", "battle_rounds", "events", "invasions"))
+                changes.append(Change(msg("lost"), title, what, _describe(schema, old[key], owner, lang), None, cause,
+                                      link))
+                continue
+            for column in schema.columns:
+                a, b = old[key].get(column.key), new[key].get(column.key)
+                if a == b or column.key == owner or column.key in ledger_accounts or {a, b} <= BLANKS:
+                    continue
+                kind = _kind(column.key, a, b)
+                cause, link = causes.of([*terms, *(v for v in (a, b) if isinstance(v, str))])
+                changes.append(Change(kind, title, f"{what}: {column.header_in(lang)}", _shown(column, a, lang),
+                                      _shown(column, b, lang), cause, link))
+    return changes
+
+
+def _kind(column: str, a: Any, b: Any) -> Msg:
+    if column in PLACE_COLUMNS:
+        return msg("moved")
+    if column == "damaged":
+        return msg("damaged") if str(b or "").upper() in ("YES", "Y") else msg("repaired")
+    return msg("changed")
+
+
+def _describe(schema: TableSchema, values: dict[str, Any], owner: str, lang: str) -> str:
+    return ", ".join(f"{c.header_in(lang)}: {_shown(c, values[c.key], lang)}" for c in schema.columns
+                     if c.key != owner and values.get(c.key) is not None)
+
+
+def _shown(column: Any, value: Any, lang: str) -> Any:
+    if value is not None and column.kind is Kind.CHOICE:
+        return column.choice_label(str(value), lang)
+    return value
+
+
+def balance_changes(lines: Sequence[LedgerLine], causes: Causes, ledger_tab: str) -> list[Change]:
+    changes = []
+    for i, line in enumerate(lines):
+        link = f"'{ledger_tab}'!A{i + 2}"
+        cause: Msg | str = line.cause
+        if "row " in line.reference:
+            found, order_link = causes.of([f"#ROW{line.reference.rsplit('row ', 1)[1].strip()}"])
+            if order_link:
+                link = order_link
+        changes.append(Change(msg("balance"), "ledger", _text(account_label(line.account), causes.lang),
+                              line.balance - line.change, line.balance, cause, link))
+    return changes
+
+
+def seen_changes(view: Any, faction: str, causes: Causes) -> list[Change]:
+    """Enemy units the faction's map shows (what its report reveals of others)."""
+    if view is None:
+        return []
+    changes = []
+    for unit in sorted(view.units, key=lambda u: (u.owner, u.place, u.id)):
+        if unit.owner != faction:
+            cause, link = causes.of([unit.place], ("battles", "invasions", "intel"), orders=False)
+            changes.append(Change(msg("enemy seen"), unit.owner, unit.label or unit.id, None, unit.place, cause, link))
+    return changes
+
+
+HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After"), msg("Cause"))
+
+
+def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
+    from openpyxl.styles import Alignment
+    from openpyxl.worksheet.hyperlink import Hyperlink
+
+    from adjudicator.xlsx.writing import fit_row_heights, fit_to_page_width, header_row, put, sheet_title
+
+    WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - constants of this sheet
+    TOP = Alignment(vertical="top")  # noqa: N806
+    ws = wb.create_sheet(sheet_title(wb, title))
+    fit_to_page_width(ws)
+    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, 70])
+    for r, change in enumerate(changes, start=2):
+        table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
+        for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
+                                  start=1):
+            put(ws, r, c, value, lang)
+            ws.cell(r, c).alignment = WRAP if c >= 4 else TOP
+        if change.link:
+            cell = ws.cell(r, 6)
+            cell.hyperlink = Hyperlink(ref=cell.coordinate, location=change.link)
+            cell.style = "Hyperlink"
+            cell.alignment = WRAP
+    if not changes:
+        put(ws, 2, 1, msg("(none)"), lang)
+    fit_row_heights(ws, 2, len(changes) + 2)
+    ws.freeze_panes = "A2"
+    return ws

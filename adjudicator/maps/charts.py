@@ -1,0 +1,153 @@
+"""Native spreadsheet charts of each faction's history (its balances and its forces, turn by turn).
+
+The figures come from the ledger (every balance the turn closed with, and the balances of earlier turns
+from the master workbook's Ledger sheet) and from the units on the GM's map. campaign.xlsx keeps them
+on a History sheet, rebuilt each turn with one line chart per measure; each faction's result workbook
+gets its own lines only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adjudicator.i18n import N_, fold, msg
+from adjudicator.ledger import account_label
+
+HISTORY_TITLE = N_("History")
+
+
+@dataclass(frozen=True)
+class Point:
+    turn: int
+    faction: str
+    measure: str  # an account's label, or "forces"
+    value: float
+
+
+def measure_label(account: str, lang: str) -> str:
+    label = account_label(account)
+    if hasattr(label, "render"):
+        return label.render(lang)
+    return msg(str(label)).render(lang)  # an account the catalogs know ("credits"), else as it is
+
+
+def _ledger_label(account: str, lang: str) -> str:
+    """An account as the Ledger sheet shows it."""
+    label = account_label(account)
+    return label.render(lang) if hasattr(label, "render") else str(label)
+
+
+def _sheet(wb: Any, title: str) -> Any:
+    wanted = fold(title)
+    return next((ws for ws in wb.worksheets if fold(ws.title) == wanted), None)
+
+
+def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) -> list[Point]:
+    """What the master workbook ``base`` knows of earlier turns: its History sheet, or else (for turns
+    resolved before there was one) the closing balances of its Ledger sheet."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(base, read_only=True, data_only=True)
+    try:
+        history = _sheet(wb, msg(HISTORY_TITLE).render(lang))
+        points: dict[tuple[int, str, str], float] = {}
+        if history is not None:
+            for row in history.iter_rows(min_row=2, max_col=4, values_only=True):
+                if isinstance(row[0], int | float) and row[1] and row[2] and isinstance(row[3], int | float):
+                    if int(row[0]) < before:
+                        points[(int(row[0]), str(row[1]), str(row[2]))] = float(row[3])
+        known_turns = {t for t, _, _ in points}
+        labels = {_ledger_label(a, lang): measure_label(a, lang) for a in accounts if "@" not in a}
+        ledger = _sheet(wb, msg("Ledger").render(lang))
+        if ledger is not None:
+            for row in ledger.iter_rows(min_row=2, max_col=6, values_only=True):
+                turn, _, faction, account, _, balance = (*row, *[None] * 6)[:6]
+                if (isinstance(turn, int | float) and int(turn) < before and int(turn) not in known_turns
+                        and str(account) in labels and isinstance(balance, int | float) and faction):
+                    points[(int(turn), str(faction), labels[str(account)])] = float(balance)
+    finally:
+        wb.close()
+    return [Point(t, f, m, v) for (t, f, m), v in sorted(points.items())]
+
+
+def turn_points(turn: int, closing: dict[tuple[str, str], Any], forces: dict[str, float], lang: str) -> list[Point]:
+    points = [Point(turn, f, measure_label(a, lang), float(v)) for (f, a), v in sorted(closing.items())
+              if "@" not in a]
+    points += [Point(turn, f, msg("forces").render(lang), float(v)) for f, v in sorted(forces.items())]
+    return points
+
+
+def _grid(points: list[Point], rows_of: str, cols_of: str) -> tuple[list[int], list[str], dict[tuple[int, str], float]]:
+    turns = sorted({p.turn for p in points})
+    columns = sorted({getattr(p, cols_of) for p in points})
+    cells = {(p.turn, getattr(p, cols_of)): p.value for p in points}
+    return turns, columns, cells
+
+
+def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
+    """A History sheet: the points as a table, then a table and a line chart per measure (the GM: one line
+    per faction) or one chart of all the faction's measures (a faction)."""
+    from openpyxl.chart import BarChart, LineChart, Reference
+
+    from adjudicator.xlsx.writing import sheet_title
+
+    title = msg(HISTORY_TITLE).render(lang)
+    old = _sheet(wb, title)
+    if old is not None:
+        wb.remove(old)
+    ws = wb.create_sheet(sheet_title(wb, title))
+    shown = [p for p in points if faction is None or p.faction == faction]
+    headers = [msg("Turn"), msg("Faction"), msg("Measure"), msg("Value")]
+    ws.append([h.render(lang) for h in headers])
+    for p in shown:
+        ws.append([p.turn, p.faction, p.measure, _number(p.value)])
+    for letter, width in zip("ABCD", (8, 12, 22, 12), strict=True):
+        ws.column_dimensions[letter].width = width
+    groups: list[tuple[str, list[Point], str]]
+    if faction is None:
+        groups = [(m, [p for p in shown if p.measure == m], "faction")
+                  for m in sorted({p.measure for p in shown})]
+    else:
+        groups = [(faction, shown, "measure")] if shown else []
+    column = 6
+    top = 1
+    chart_row = len(shown) + 3
+    for name, group, series_of in groups:
+        turns, series, cells = _grid(group, "turn", series_of)
+        ws.cell(top, column, msg("Turn").render(lang))
+        for j, s in enumerate(series, start=1):
+            ws.cell(top, column + j, s)
+        for i, turn in enumerate(turns, start=1):
+            ws.cell(top + i, column, turn)
+            for j, s in enumerate(series, start=1):
+                value = cells.get((turn, s))
+                ws.cell(top + i, column + j, _number(value) if value is not None else None)
+        chart = LineChart() if len(turns) > 1 else BarChart()  # one turn: bars, a line needs two points
+        chart.title = name
+        chart.y_axis.title = name if faction is None else None
+        chart.x_axis.title = msg("Turn").render(lang)
+        chart.y_axis.scaling.min = 0
+        chart.height, chart.width = 7.5, 14
+        data = Reference(ws, min_col=column + 1, max_col=column + len(series), min_row=top,
+                         max_row=top + len(turns))
+        chart.add_data(data, titles_from_data=True)
+        chart.set_categories(Reference(ws, min_col=column, min_row=top + 1, max_row=top + len(turns)))
+        if isinstance(chart, LineChart):
+            for s in chart.series:
+                s.marker.symbol = "circle"
+        ws.add_chart(chart, f"A{chart_row}")
+        chart_row += 16
+        top += len(turns) + 3
+    return ws
+
+
+def _letter(col: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return get_column_letter(col)
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value

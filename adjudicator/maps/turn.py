@@ -1,0 +1,92 @@
+"""The pictures of one turn, as the pipeline stages it: maps drawn once, then added to each faction's
+result workbook (Map, Changes and History tabs, map files beside it), to the results folder (the public
+map) and to campaign.xlsx (the GM's map on the turn's Map tab, the History sheet with its charts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from adjudicator.i18n import fold, msg
+from adjudicator.maps.changes import Causes, Tables, balance_changes, seen_changes, unit_changes, write_changes
+from adjudicator.maps.charts import Point, earlier_points, turn_points, write_history
+from adjudicator.maps.sheets import DrawnMap, add_map_tab, turn_maps, write_map_files
+from adjudicator.maps.view import GM, PUBLIC
+
+
+class TurnPictures:
+    def __init__(self, base: Path, campaign: Any, ruleset: Any, result: Any, ledger: Any, staging: Path) -> None:
+        self.campaign = campaign
+        self.ruleset = ruleset
+        self.ledger = ledger
+        self.tables: Tables | None = None  # the state tables split by faction, when the first results need them
+        self.maps: dict[str, DrawnMap] = turn_maps(ruleset, campaign, result)
+        results = staging / "results"
+        for reader in self.maps:
+            write_map_files(self.maps[reader], staging if reader == GM else results, reader)
+        lang = campaign.language
+        forces: dict[str, float] = {}
+        if GM in self.maps:
+            for unit in self.maps[GM].view.units:
+                forces[unit.owner] = forces.get(unit.owner, 0) + unit.strength
+        accounts = {a for _, a in result.closing_balances}
+        self.points: list[Point] = earlier_points(base, lang, accounts, campaign.turn)
+        self.points += turn_points(campaign.turn, result.closing_balances, forces, lang)
+
+    def decorate_results(self, wb: Any, faction: str, submission: Any, result: Any, lang: str, label: str) -> None:
+        add_map_tab(wb, self.maps.get(faction), lang, f"{msg('Map').render(lang)} {label}")
+        report = _find(wb, f"{msg('Report').render(lang)} {label}")
+        ledger_tab = _find(wb, f"{msg('Ledger').render(lang)} {label}")
+        orders = submission.orders if submission is not None else None
+        outcome_tabs = {}
+        if orders is not None:
+            several = len(orders.sheets) > 1
+            for key, sheet in orders.sheets.items():
+                outcome_tabs[key] = _find(wb, f"{msg('Outcome').render(lang)} {sheet.sheet + ' ' if several else ''}"
+                                              f"{label}")
+        causes = Causes(orders, outcome_tabs, result.faction_reports.get(faction, []), report, lang)
+        lines = self.ledger.for_faction(faction)
+        accounts = {line.account for line in lines}
+        if self.tables is None:
+            self.tables = Tables((*self.ruleset.state_schemas, _factions(self.ruleset)), self.campaign.tables,
+                                 result.tables)
+        changes = unit_changes(self.tables, faction, causes, accounts, lang)
+        changes += balance_changes(lines, causes, ledger_tab)
+        drawn = self.maps.get(faction)
+        changes += seen_changes(drawn.view if drawn else None, faction, causes)
+        write_changes(wb, changes, lang, f"{msg('Changes').render(lang)} {label}")
+        own = [Point(p.turn, p.faction, _relabel(p.measure, self.campaign.language, lang), p.value)
+               for p in self.points if p.faction == faction]
+        write_history(wb, own, lang, faction)
+
+    def decorate_master(self, wb: Any, label: str) -> None:
+        lang = self.campaign.language
+        add_map_tab(wb, self.maps.get(GM), lang, f"{label} {msg('Map').render(lang)}")
+        write_history(wb, self.points, lang)
+
+    def public_map(self) -> DrawnMap | None:
+        return self.maps.get(PUBLIC)
+
+
+def turn_pictures(folder: Any, base: Path, campaign: Any, ruleset: Any, result: Any, ledger: Any,
+                  staging: Path) -> TurnPictures:
+    return TurnPictures(base, campaign, ruleset, result, ledger, staging)
+
+
+def _find(wb: Any, title: str) -> str:
+    wanted = fold(title)
+    return next((ws.title for ws in wb.worksheets if fold(ws.title).startswith(wanted[:31])), title)
+
+
+def _factions(ruleset: Any) -> Any:
+    from adjudicator.campaign.master import factions_schema
+
+    return factions_schema(ruleset)
+
+
+def _relabel(measure: str, source: str, lang: str) -> str:
+    """A measure's label in the reader's language (the master's points are in the campaign's)."""
+    for english in ("treasury", "forces"):
+        if measure == msg(english).render(source):
+            return msg(english).render(lang)
+    return measure

@@ -1,0 +1,51 @@
+"""The star_sectors map as one reader may see it: the grid of squares (public), and from the reader's
+report only: its fleets, the moves it made, the battles it fought (with the enemy's R there), and the
+squares it controls. The GM's report shows everything; the public map shows the grid alone."""
+
+from __future__ import annotations
+
+from adjudicator.engine.ruleset import Campaign, TurnResult
+from adjudicator.maps.view import PUBLIC, Arrow, Battle, Layout, MapView, Place, Unit, report_rows, reports_of, text
+from adjudicator.sheets import records
+
+
+def _int(value: object) -> int:
+    try:
+        return int(float(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0
+
+
+def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
+    reports = reports_of(result, reader)
+    holders = {text(r[0]): text(r[1]) for r in report_rows(reports, "control")}
+    units: dict[tuple[str, str], int] = {}
+    for row in report_rows(reports, "fleets"):
+        if _int(row[4]) > 0:
+            units[(text(row[0]), text(row[1]))] = _int(row[4])
+    battles, contested = [], set()
+    for row in report_rows(reports, "battles"):
+        a, b, square = text(row[0]), text(row[1]), text(row[2])
+        battles.append(Battle(square, (a, b)))
+        for side, value, loss in ((a, row[3], row[8]), (b, row[4], row[9])):
+            left = _int(value) - _int(loss)
+            if left > 0:
+                units.setdefault((side, square), left)
+        if _int(row[3]) - _int(row[8]) > 0 and _int(row[4]) - _int(row[9]) > 0:
+            contested.add(square)
+    places = []
+    for _, row in records(campaign.tables.get("map")):
+        square = text(row.get("square")).upper()
+        if not square:
+            continue
+        income = _int(row.get("income"))
+        blocked = text(row.get("passable")).upper() == "NO"
+        places.append(Place(square, f"{square} ({income})" if not blocked else f"{square} ✕", _int(row.get("x")),
+                            _int(row.get("y")), owner=holders.get(square) or None,
+                            disputed=square in contested, known=reader != PUBLIC and square in holders))
+    arrows = [Arrow(text(r[0]), (text(r[1]), text(r[2])), str(_int(r[3]))) for r in report_rows(reports, "moves")]
+    return MapView(
+        Layout.GRID, reader, campaign.turn, tuple(sorted(campaign.factions)), places, [],
+        [Unit(f"{f}@{s}", f, s, f"{f} {v}", v) for (f, s), v in sorted(units.items())],
+        arrows, sorted(set(battles), key=lambda b: b.place),
+    )

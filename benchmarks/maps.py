@@ -1,0 +1,94 @@
+"""What the pictures cost in a large campaign's turn: maps, History charts and Changes tabs.
+
+    python benchmarks/maps.py [--factions 20] [--rows 500] [--size 20]
+
+Builds the large star_sectors campaign of benchmarks/run.py (FACTIONS factions on a SIZE x SIZE map,
+ROWS orders each), resolves its turn, and measures the time spent drawing the maps (one per faction,
+the GM's and the public one) and adding the Map, Changes and History tabs, against the whole turn.
+Target: the maps under 15 % of the turn's CPU time (the pictures' whole work, Changes and History tabs
+included, is reported beside it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from openpyxl import load_workbook  # noqa: E402
+from run import orders, scenario  # noqa: E402
+
+from adjudicator.campaign import pipeline  # noqa: E402
+from adjudicator.maps import turn  # noqa: E402
+from tests.helpers import make_campaign, write_orders  # noqa: E402
+
+MAPS_TARGET = 0.15
+
+
+class Timer:
+    """Adds up the time spent in a function, wall clock and CPU (the function itself is unchanged). The
+    shares are reported by CPU time too, which other programs on a busy machine disturb less."""
+
+    def __init__(self, owner: object, name: str) -> None:
+        self.seconds = 0.0
+        self.cpu = 0.0
+        real = getattr(owner, name)
+
+        def timed(*args: object, **kwargs: object) -> object:
+            start, cpu = time.perf_counter(), time.process_time()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.cpu += time.process_time() - cpu
+
+        setattr(owner, name, timed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--factions", type=int, default=20)
+    parser.add_argument("--rows", type=int, default=500)
+    parser.add_argument("--size", type=int, default=20)
+    args = parser.parse_args()
+    drawing = Timer(turn, "turn_maps")  # draws every reader's map (PNG and SVG)
+    tabs = [Timer(turn.TurnPictures, "decorate_results"), Timer(turn.TurnPictures, "decorate_master")]
+    embedding = Timer(turn, "add_map_tab")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = make_campaign(Path(tmp) / "bench", scenario(args.factions, args.size))
+        for i in range(args.factions):
+            write_orders(root, f"F{i:02d}", orders(i, args.factions, args.size, args.rows))
+        first = pipeline.run(root)
+        book = load_workbook(first.gm_input)
+        sheet = book["Feasibility"]
+        for row in range(2, sheet.max_row + 1):
+            sheet.cell(row=row, column=4, value="INFEASIBLE")
+        book.save(first.gm_input)
+        start, cpu = time.perf_counter(), time.process_time()
+        second = pipeline.run(root)
+        turn_s, turn_cpu = time.perf_counter() - start, time.process_time() - cpu
+    pictures_s = drawing.seconds + sum(t.seconds for t in tabs)
+    pictures_cpu = drawing.cpu + sum(t.cpu for t in tabs)
+    result = {
+        "factions": args.factions, "rows_per_faction": args.rows, "map": f"{args.size}x{args.size}",
+        "status": second.status, "turn_s": round(turn_s, 2), "maps_s": round(drawing.seconds, 2),
+        "map_tabs_s": round(embedding.seconds, 2), "pictures_s": round(pictures_s, 2),
+        "turn_cpu_s": round(turn_cpu, 2), "maps_cpu_s": round(drawing.cpu, 2), "pictures_cpu_s": round(pictures_cpu, 2),
+        "maps_share": round(drawing.seconds / turn_s, 3), "pictures_share": round(pictures_s / turn_s, 3),
+        "maps_cpu_share": round(drawing.cpu / turn_cpu, 3), "pictures_cpu_share": round(pictures_cpu / turn_cpu, 3),
+        "targets": {"maps_cpu_share": MAPS_TARGET},
+    }
+    result["within_targets"] = second.status == "resolved" and result["maps_cpu_share"] < MAPS_TARGET
+    print(json.dumps(result, indent=2))
+    sys.exit(0 if result["within_targets"] else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""The map and the charts as LibreOffice prints them: the map picture on a page of the result workbook
+and of campaign.xlsx, and a chart that is not blank on the History page."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from adjudicator.campaign import pipeline
+from adjudicator.engine.registry import find_ruleset
+from tests.conftest import convert
+
+
+@pytest.fixture(scope="module")
+def turn_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("lo-maps") / "c"
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    outcome = pipeline.run(root)
+    assert outcome.status == "resolved" and outcome.turn_dir is not None
+    return outcome.turn_dir
+
+
+def image_pages(pdf: Path) -> dict[int, tuple[int, int]]:
+    """Page number → (width, height) of the images on it, from ``pdfimages -list``."""
+    out = subprocess.run(["pdfimages", "-list", str(pdf)], check=True, capture_output=True, text=True).stdout
+    pages = {}
+    for line in out.splitlines()[2:]:
+        cells = line.split()
+        if len(cells) > 4 and cells[2] == "image":
+            pages[int(cells[0])] = (int(cells[3]), int(cells[4]))
+    return pages
+
+
+def page_texts(pdf: Path) -> list[str]:
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
+                          text=True).stdout
+    return text.split("\f")
+
+
+def coloured_share(png: Path) -> float:
+    """The share of the page's pixels that are strongly coloured (chart lines and markers, not text)."""
+    image = Image.open(png).convert("RGB")
+    pixels = list(image.get_flattened_data())
+    coloured = sum(1 for r, g, b in pixels if max(r, g, b) - min(r, g, b) > 80)
+    return coloured / len(pixels)
+
+
+@pytest.mark.libreoffice
+def test_the_map_is_on_its_page_of_the_result_workbook_and_the_chart_is_drawn(turn_dir: Path, soffice: str,
+                                                                               tmp_path: Path) -> None:
+    pdf = convert(soffice, turn_dir / "results" / "BETA.xlsx", "pdf", tmp_path)
+    texts = page_texts(pdf)
+    ledger = max(i for i, t in enumerate(texts, start=1) if "BETA:BUILD:row 4" in t)  # the Ledger tab's last page
+    pages = image_pages(pdf)
+    size = Image.open(turn_dir / "results" / "BETA.map.png").size
+    assert pages == {ledger + 1: size}, (pages, ledger)  # the Map tab follows the ledger, the picture whole
+    assert not texts[ledger].strip() and texts[ledger + 1].startswith("Изменение")  # then the Changes tab
+    history = next(i for i, t in enumerate(texts, start=1) if re.match(r"\s*Ход\s+Фракция", t))  # History tab
+    assert "казна" in texts[history - 1]
+    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", str(history), "-l", str(history), str(pdf),
+                    str(tmp_path / "history")], check=True)
+    png = next(tmp_path.glob("history*.png"))
+    assert coloured_share(png) > 0.0005, "the History chart is blank"
+
+
+@pytest.mark.libreoffice
+def test_the_gm_map_is_in_campaign_xlsx(turn_dir: Path, soffice: str, tmp_path: Path) -> None:
+    pdf = convert(soffice, turn_dir / "campaign_after.xlsx", "pdf", tmp_path)
+    pages = image_pages(pdf)
+    size = Image.open(turn_dir / "gm.map.png").size
+    assert list(pages.values()) == [size]
+    texts = page_texts(pdf)
+    page = next(iter(pages))
+    assert page > 1 and not texts[page - 1].strip()  # a page of its own, the picture alone
