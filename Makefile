@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench templates clean messages pictures
+.PHONY: demo test test-slow lint bench templates clean messages pictures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/adjudicator demo --out demo-output
 
+# The tests on both cores; the slow ones (hostile corpus, kill tests, property tests) apart, in test-slow,
+# which CI runs after them.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not slow"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check adjudicator tests benchmarks

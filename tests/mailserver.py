@@ -9,6 +9,7 @@ whose password is :data:`PASSWORD`.
 
 from __future__ import annotations
 
+import imaplib
 import os
 import shutil
 import smtplib
@@ -114,11 +115,34 @@ class MailServer:
     smtp: Any = None
 
     def add_users(self, addresses: Iterable[str]) -> None:
-        for address in addresses:
-            if address not in self.users:
-                self.users.append(address)
+        """Make mailboxes of ``addresses``; returns once Dovecot knows them.
+
+        Dovecot's passwd-file looks at the file at most once a second: a login or a delivery in the same
+        second as the last lookup still sees the old file (LMTP: "User doesn't exist"). So the file is
+        replaced whole, then a login of a new address is tried until Dovecot has read it again."""
+        new = [a for a in dict.fromkeys(addresses) if a not in self.users]
+        self.users.extend(new)
         lines = [f"{a}:{{PLAIN}}{PASSWORD}::::::\n" for a in self.users]
-        (self.base / "passwd").write_text("".join(lines), encoding="utf-8")
+        path = self.base / "passwd"
+        partial = path.with_name("passwd.new")
+        partial.write_text("".join(lines), encoding="utf-8")
+        os.replace(partial, path)
+        if new and self.dovecot is not None:
+            self.wait_for_login(new[-1])
+
+    def wait_for_login(self, address: str, seconds: float = 15) -> None:
+        end = time.monotonic() + seconds
+        while True:
+            with imaplib.IMAP4("127.0.0.1", self.imap_port) as imap:
+                try:
+                    imap.login(address, PASSWORD)
+                except imaplib.IMAP4.error:
+                    if time.monotonic() > end:
+                        raise RuntimeError(f"Dovecot does not know the mailbox {address}") from None
+                else:
+                    imap.logout()
+                    return
+            time.sleep(0.2)
 
     def deliver(self, sender: str, recipients: list[str], message: bytes) -> None:
         """Send ``message`` through the SMTP server, as a player's mail program would."""

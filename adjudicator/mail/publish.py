@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.campaign import master
+from adjudicator.campaign.dice_source import dice_for_turn
 from adjudicator.campaign.gm_input import read_gm_input
 from adjudicator.campaign.pipeline import CampaignError, _fail, limits_of, opened
 from adjudicator.campaign.submissions import load_submission
-from adjudicator.dice import Dice
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import ReportTable, TurnInput  # noqa: F401 - ReportTable for callers
+from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import msg, render
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
@@ -168,12 +169,16 @@ def _faction_reports(root: Path, turn: int | None) -> tuple[Any, int, dict[str, 
         campaign, ruleset = loaded
         paths = sorted(p for p in (turn_dir / "submitted").glob("*.*") if p.name != "SHA256SUMS")
         submissions = [load_submission(p, campaign, ruleset, limits_of(campaign)) for p in paths]
-        orders = {s.faction: s.orders for s in submissions if s.accepted and s.faction and s.orders is not None}
+        # The same inputs as the run gave the ruleset (pipeline._resolve): only the rows that passed, the
+        # turn's own dice (keyed or verifiable) and the ruleset's ledger; else the results differ.
+        taken = {s.faction: s for s in submissions if s.accepted}
+        orders = {f: passed_orders(s.orders) for f, s in taken.items() if f and s.orders is not None}
         gm_path = turn_dir / "gm_input.xlsx"
         gm_problems = ProblemList()
-        gm_sheets = read_gm_input(gm_path, ruleset, gm_problems) if gm_path.exists() else None
-        result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name,
-                                           Dice(int(manifest["seed"]), resolved), Ledger(resolved), gm_problems))
+        gm_sheets = passed_sheets(read_gm_input(gm_path, ruleset, gm_problems)) if gm_path.exists() else None
+        dice = dice_for_turn(folder.root, campaign, taken, int(manifest["seed"]))
+        result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice,
+                                           Ledger(resolved, ruleset.account_label), gm_problems))
         reports = {f: result.faction_reports.get(f, []) for f in sorted(campaign.factions)}
         return campaign, resolved, reports
 

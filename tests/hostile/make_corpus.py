@@ -382,7 +382,10 @@ CASES: list[Case] = [
     Case("wrong_type.xlsx", with_openpyxl(lambda wb: wb[ORDERS].__setitem__("D2", "forty")), 1, "C01", ORDERS,
          "D2"),
     Case("forged_faction.xlsx", with_openpyxl(_identity(3, "BETA")), 1, "F10"),
-    Case("confusable_square.xlsx", with_openpyxl(lambda wb: wb[ORDERS].__setitem__("B2", "\u04101")), 1, "E01",
+    # A Cyrillic "А1" is read as the square A1, with a warning saying so (N01); an unknown square is still E01
+    Case("confusable_square.xlsx", with_openpyxl(lambda wb: wb[ORDERS].__setitem__("B2", "\u04101")), 0, "N01",
+         ORDERS, "B2"),
+    Case("unknown_square.xlsx", with_openpyxl(lambda wb: wb[ORDERS].__setitem__("B2", "\u04169")), 1, "E01",
          ORDERS, "B2"),
     Case("duplicate_a.xlsx", copy_as_is, 1, "F12", also=("duplicate_b.xlsx",)),
 ]
