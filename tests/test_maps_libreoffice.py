@@ -54,13 +54,18 @@ def test_the_map_is_on_its_page_of_the_result_workbook_and_the_chart_is_drawn(tu
                                                                                tmp_path: Path) -> None:
     pdf = convert(soffice, turn_dir / "results" / "BETA.xlsx", "pdf", tmp_path)
     texts = page_texts(pdf)
-    ledger = max(i for i, t in enumerate(texts, start=1) if "BETA:BUILD:row 4" in t)  # the Ledger tab's last page
+    # The Map tab's page, found by its title ("Карта хода 3 (BETA)"); the picture whole on it.
+    title = re.compile(r"^\s*Карта хода \d+ \(BETA\)")
+    map_pages = [i for i, t in enumerate(texts, start=1) if title.match(t)]
+    assert len(map_pages) == 1, [t[:80] for t in texts]
     pages = image_pages(pdf)
     size = Image.open(turn_dir / "results" / "BETA.map.png").size
-    assert pages == {ledger + 1: size}, (pages, ledger)  # the Map tab follows the ledger, the picture whole
-    assert not texts[ledger].strip() and texts[ledger + 1].startswith("Изменение")  # then the Changes tab
-    history = next(i for i, t in enumerate(texts, start=1) if re.match(r"\s*Ход\s+Фракция", t))  # History tab
-    assert "казна" in texts[history - 1]
+    assert pages == {map_pages[0]: size}, (pages, map_pages)  # the one picture, on the Map tab's page, whole
+    assert "BETA.map.svg" in texts[map_pages[0] - 1]  # the caption under the picture: the same page
+    assert texts[map_pages[0]].lstrip().startswith("Изменение")  # then the Changes tab
+    # The History tab's page, found by its title; its chart drawn.
+    history = next(i for i, t in enumerate(texts, start=1) if re.match(r"\s*История \(BETA\)", t))
+    assert re.search(r"Ход\s+Фракция", texts[history - 1]) and "казна" in texts[history - 1]
     subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", str(history), "-l", str(history), str(pdf),
                     str(tmp_path / "history")], check=True)
     png = next(tmp_path.glob("history*.png"))
@@ -75,4 +80,6 @@ def test_the_gm_map_is_in_campaign_xlsx(turn_dir: Path, soffice: str, tmp_path: 
     assert list(pages.values()) == [size]
     texts = page_texts(pdf)
     page = next(iter(pages))
-    assert page > 1 and not texts[page - 1].strip()  # a page of its own, the picture alone
+    # a page of its own: the picture under its title ("Map of turn 3 (GM)" in the GM's words)
+    assert page > 1 and re.match(r"\s*\S+.*\(\S+\)\s*$", texts[page - 1].strip().splitlines()[0])
+    assert "gm.map.svg" in texts[page - 1]

@@ -155,8 +155,13 @@ def unit_changes(tables: Tables, faction: str, causes: Causes, ledger_accounts: 
         new = tables.after[schema.key].get(faction, {})
         owner = owner_column(schema) or ""
         title = schema.title
+        columns = {c.key: c for c in schema.columns}
+        key_of = [columns.get(k) for k in key_columns(schema, owner)] if owner else []
         for key in sorted(set(old) | set(new), key=lambda k: tuple(str(x) for x in k)):
-            what = " ".join(str(k) for k in key if k is not None)
+            # The row's identity in the reader's words (a status code as its label); the codes themselves
+            # stay the terms that find the cause.
+            what = " ".join(str(_shown(column, k, lang) if column is not None else k)
+                            for column, k in zip(key_of or [None] * len(key), key, strict=False) if k is not None)
             terms = [k for k in key if k is not None]
             if key not in old:
                 cause, link = causes.of(terms)

@@ -86,12 +86,18 @@ def _grid(points: list[Point], rows_of: str, cols_of: str) -> tuple[list[int], l
     return turns, columns, cells
 
 
-def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
-    """A History sheet: the points as a table, then a table and a line chart per measure (the GM: one line
-    per faction) or one chart of all the faction's measures (a faction)."""
-    from openpyxl.chart import BarChart, LineChart, Reference
+CHART_ROWS = 18  # the rows each chart is given (7.5 cm tall, a row is 0.45 to 0.53 cm)
 
-    from adjudicator.xlsx.writing import sheet_title
+
+def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
+    """A History sheet: a title row, then each chart under its own caption (a line chart per measure, one
+    line per faction, for the GM; one chart of all the faction's measures for a faction), then the points
+    as a table, and beside it the table each chart draws. Each chart after the first starts a page."""
+    from openpyxl.chart import BarChart, LineChart, Reference
+    from openpyxl.styles import Font
+    from openpyxl.worksheet.pagebreak import Break
+
+    from adjudicator.xlsx.writing import TITLE_FONT, sheet_title
 
     title = msg(HISTORY_TITLE).render(lang)
     old = _sheet(wb, title)
@@ -99,21 +105,30 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
         wb.remove(old)
     ws = wb.create_sheet(sheet_title(wb, title))
     shown = [p for p in points if faction is None or p.faction == faction]
-    headers = [msg("Turn"), msg("Faction"), msg("Measure"), msg("Value")]
-    ws.append([h.render(lang) for h in headers])
-    for p in shown:
-        ws.append([p.turn, p.faction, p.measure, _number(p.value)])
-    for letter, width in zip("ABCD", (8, 12, 22, 12), strict=True):
-        ws.column_dimensions[letter].width = width
+    turns_shown = sorted({p.turn for p in shown})
+    heading = f"{title} ({faction})" if faction else title
+    if turns_shown:
+        heading += f", {msg('Turn').render(lang)} {turns_shown[0]}–{turns_shown[-1]}" if len(turns_shown) > 1 \
+            else f", {msg('Turn').render(lang)} {turns_shown[0]}"
+    ws.cell(1, 1, heading).font = TITLE_FONT
     groups: list[tuple[str, list[Point], str]]
     if faction is None:
         groups = [(m, [p for p in shown if p.measure == m], "faction")
                   for m in sorted({p.measure for p in shown})]
     else:
         groups = [(faction, shown, "measure")] if shown else []
+    table_row = 3 + CHART_ROWS * len(groups)  # the points table, below the charts
+    headers = [msg("Turn"), msg("Faction"), msg("Measure"), msg("Value")]
+    for c, h in enumerate(headers, start=1):
+        ws.cell(table_row, c, h.render(lang))
+    for r, p in enumerate(shown, start=table_row + 1):
+        for c, value in enumerate((p.turn, p.faction, p.measure, _number(p.value)), start=1):
+            ws.cell(r, c, value)
+    for letter, width in zip("ABCD", (8, 12, 22, 12), strict=True):
+        ws.column_dimensions[letter].width = width
     column = 6
-    top = 1
-    chart_row = len(shown) + 3
+    top = table_row
+    caption_row = 3
     for name, group, series_of in groups:
         turns, series, cells = _grid(group, "turn", series_of)
         ws.cell(top, column, msg("Turn").render(lang))
@@ -137,8 +152,11 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
         if isinstance(chart, LineChart):
             for s in chart.series:
                 s.marker.symbol = "circle"
-        ws.add_chart(chart, f"A{chart_row}")
-        chart_row += 16
+        if caption_row > 3:  # a page of its own for each chart after the first: no chart cut by a page break
+            ws.row_breaks.append(Break(id=caption_row - 1))
+        ws.cell(caption_row, 1, name).font = Font(bold=True)  # the chart's caption: text on its page
+        ws.add_chart(chart, f"A{caption_row + 1}")
+        caption_row += CHART_ROWS
         top += len(turns) + 3
     return ws
 

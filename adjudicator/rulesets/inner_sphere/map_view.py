@@ -42,12 +42,11 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
                 battles.append(Battle(parts[1], (text(row[1]),)))
     elif reader != PUBLIC:
         ships = {}
-        for row in report_rows(reports, "assets"):
-            if text(row[2]) == "" and text(row[3]) == "":  # a jumpship: hex, id, -, -, class
-                ships[text(row[1])] = text(row[0])
-                units.append(Unit(text(row[1]), reader, text(row[0]), text(row[1])))
-            else:
-                holders[text(row[0])] = (reader, text(row[5]).upper() == "YES")
+        for row in report_rows(reports, "assets"):  # hex, name, income, defence, factories, disputed
+            holders[text(row[0])] = (reader, text(row[5]).upper() == "YES")
+        for row in report_rows(reports, "jumpships"):  # id, hex, class
+            ships[text(row[0])] = text(row[1])
+            units.append(Unit(text(row[0]), reader, text(row[1]), text(row[0])))
         for row in report_rows(reports, "forces"):
             where = text(row[4]) or ships.get(text(row[5]), "")
             units.append(Unit(text(row[0]), reader, where, text(row[0])))
