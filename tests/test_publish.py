@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from email import policy
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from adjudicator.scenario import load_scenario
 from tests.test_fog_of_war import private_facts
 
 RULESETS = ("star_sectors", "galactic_war", "inner_sphere", "coordinated_orders")
+MAPPED = RULESETS[:3]
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +32,16 @@ def webhook() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     class Hook(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             length = int(self.headers["Content-Length"])
-            received.append(json.loads(self.rfile.read(length)))
+            body = self.rfile.read(length)
+            if self.headers.get_content_type() == "multipart/form-data":  # a message with files, as Discord's
+                form = BytesParser(policy=policy.HTTP).parsebytes(
+                    f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + body)
+                parts = {p.get_param("name", header="content-disposition"): p for p in form.iter_parts()}
+                message = json.loads(parts.pop("payload_json").get_payload(decode=True))
+                message["files"] = {p.get_filename(): p.get_payload(decode=True) for p in parts.values()}
+                received.append(message)
+            else:
+                received.append(json.loads(body))
             self.send_response(204)
             self.end_headers()
 
@@ -73,13 +85,23 @@ def test_the_public_post_passes_the_fog_of_war_scan(ruleset: str, tmp_path: Path
     before = len(received)
     post = publish(root, webhook=url)
     texts = [post.files["md"].read_text(encoding="utf-8"), post.files["bbcode"].read_text(encoding="utf-8")]
-    texts += [m["content"] for m in received[before:]]
+    messages = received[before:]
+    with_files = [m for m in messages if "files" in m]
+    if ruleset in MAPPED:  # the public map: beside the post, shown by it, and sent to the webhook as files
+        assert "![" in texts[0] and "(map.png)" in texts[0] and "[attachment=0]map.png" in texts[1]
+        texts += [post.files["svg"].read_text(encoding="utf-8")]
+        assert [m["files"] for m in with_files] == [{"map.png": post.files["png"].read_bytes(),
+                                                     "map.svg": post.files["svg"].read_bytes()}]
+        assert post.files["png"].read_bytes().startswith(b"\x89PNG")
+    else:
+        assert not with_files and "png" not in post.files
+    texts += [m["content"] for m in messages]
     for fact in private_texts(ruleset):
         leaks = [t for t in texts if fact in t]
         assert not leaks, f"the public post of {ruleset} shows {fact!r}"
-    assert len(received) - before == post.webhook_messages >= 1
-    assert all(len(m["content"]) <= 2000 and m["allowed_mentions"] == {"parse": []} for m in received[before:])
-    assert "".join(m["content"] for m in received[before:]) == texts[0]
+    assert len(messages) == post.webhook_messages >= 1
+    assert all(len(m["content"]) <= 2000 and m["allowed_mentions"] == {"parse": []} for m in messages)
+    assert "".join(m["content"] for m in messages if "files" not in m) == texts[0]
     again = publish(root)  # same inputs, same bytes
     assert again.files["md"].read_text(encoding="utf-8") == texts[0]
 
@@ -116,3 +138,37 @@ def test_only_rows_every_faction_sees_and_text_is_escaped() -> None:
     assert "[url=" not in bbcode(post) and "［url=x］" in bbcode(post)
     assert escape_markdown("*z* | w") in markdown(post) and "*z* |" not in markdown(post)
     assert public_tables({"A": reports["A"]}, "en") == []  # one faction alone: nothing is provably public
+
+
+def test_the_public_map_shows_what_both_sides_saw_and_no_hidden_fleet(
+        tmp_path: Path, webhook: tuple[str, list[dict[str, Any]]]) -> None:
+    """ALPHA and BETA fight at A1 (both reports show the battle: public); ALPHA's fleet at D4 and BETA's at D1
+    fight nobody (only their own reports show them: hidden)."""
+    from tests.helpers import make_campaign, scenario, write_gm, write_orders
+    from tests.test_maps import svg_ids
+
+    root = make_campaign(tmp_path / "c", scenario({"ALPHA": 500, "BETA": 500}, [
+        ("ALPHA", "A1", 100), ("BETA", "A1", 80), ("ALPHA", "D4", 55), ("BETA", "D1", 33)]))
+    for faction in ("ALPHA", "BETA"):
+        write_orders(root, faction, [])
+    assert pipeline.run(root).status == "waiting"
+    write_gm(root, {"battles": [{"faction_a": "ALPHA", "faction_b": "BETA", "squares": "A1", "winner": "ALPHA",
+                                 "pct_a": 10, "pct_b": 50}]})
+    outcome = pipeline.run(root)
+    assert outcome.status == "resolved" and outcome.turn_dir is not None
+    results = outcome.turn_dir / "results"
+    assert "unit:ALPHA:ALPHA@D4" in svg_ids(results / "ALPHA.map.svg")  # the hidden fleet is there to hide
+    assert "unit:BETA:BETA@D1" in svg_ids(results / "BETA.map.svg")
+    url, received = webhook
+    before = len(received)
+    post = publish(root, webhook=url)
+    svg = post.files["svg"].read_text(encoding="utf-8")
+    assert 'id="battle:A1"' in svg  # the battle both fought, with what was left of each side there
+    assert svg_ids(post.files["svg"]) == {"unit:ALPHA:ALPHA@A1", "unit:BETA:BETA@A1"}
+    for hidden in ("ALPHA@D4", "BETA@D1", ">ALPHA 55<", ">BETA 33<", "arrow:"):
+        assert hidden not in svg
+    # the same public map in the results folder (for a campaign that does not use mail), same bytes
+    assert (results / "public.map.svg").read_bytes() == post.files["svg"].read_bytes()
+    assert (results / "public.map.png").read_bytes() == post.files["png"].read_bytes()
+    files = [m["files"] for m in received[before:] if "files" in m]
+    assert files == [{"map.png": post.files["png"].read_bytes(), "map.svg": post.files["svg"].read_bytes()}]

@@ -8,12 +8,18 @@ and the seed: the same inputs give the same results), and a row of a report tabl
 treasury, its projects) never reaches the post. The post is written in the campaign's language to
 ``turns/TNN/public/post.md`` and ``post.bbcode``.
 
+For a ruleset with a map, the public map goes with the post: ``map.png`` and ``map.svg`` beside it, drawn
+from those public rows alone (see :func:`adjudicator.maps.view.public_reports`); the Markdown shows it
+(``![...](map.png)``), the BBCode places it as the post's first attachment (``[attachment=0]``, as phpBB
+does), and the webhook gets both files in one more message.
+
 The webhook's address holds a secret token: it is given with ``--webhook`` or the environment variable
 ``ADJUDICATOR_WEBHOOK_URL``, never stored in the campaign folder.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import urllib.error
@@ -33,7 +39,7 @@ from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import msg, render
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
-from adjudicator.xlsx.writing import atomic_write_text
+from adjudicator.xlsx.writing import _atomic, atomic_write_text
 
 WEBHOOK_VARIABLE = "ADJUDICATOR_WEBHOOK_URL"
 WEBHOOK_LIMIT = 2000  # characters of one Discord message
@@ -55,6 +61,7 @@ class Post:
     tables: list[PublicTable] = field(default_factory=list)
     files: dict[str, Path] = field(default_factory=dict)
     webhook_messages: int = 0
+    map_title: str = ""  # the public map's title, when the ruleset draws one (files "png" and "svg")
 
 
 def cell_text(value: Any, lang: str) -> str:
@@ -96,8 +103,13 @@ def escape_bbcode(text: str) -> str:
     return text.translate(BBCODE_BRACKETS)
 
 
+MAP_FILES = {"png": "map.png", "svg": "map.svg"}
+
+
 def markdown(post: Post) -> str:
     lines = [f"# {escape_markdown(post.title)}", ""]
+    if post.map_title:
+        lines += [f"![{escape_markdown(post.map_title)}]({MAP_FILES['png']})", ""]
     for table in post.tables:
         lines += [f"## {escape_markdown(table.title)}", ""]
         lines.append("| " + " | ".join(escape_markdown(h) for h in table.headers) + " |")
@@ -109,6 +121,8 @@ def markdown(post: Post) -> str:
 
 def bbcode(post: Post) -> str:
     lines = [f"[size=150][b]{escape_bbcode(post.title)}[/b][/size]", ""]
+    if post.map_title:
+        lines += [f"[attachment=0]{MAP_FILES['png']}[/attachment]", ""]
     for table in post.tables:
         lines.append(f"[b]{escape_bbcode(table.title)}[/b]")
         lines.append("[table]")
@@ -153,8 +167,44 @@ def post_to_webhook(url: str, text: str) -> int:
     return len(chunks)
 
 
-def _faction_reports(root: Path, turn: int | None) -> tuple[Any, int, dict[str, list[ReportTable]]]:
-    """The resolved turn's campaign (as it was before the turn), its number and every faction's report."""
+def post_files_to_webhook(url: str, files: dict[str, Path], caption: str) -> None:
+    """POST ``files`` (name -> path) to a Discord-compatible webhook in one message (multipart/form-data, as
+    Discord takes attachments: the message as ``payload_json``, each file as ``files[n]``)."""
+    payload = {"content": caption[:WEBHOOK_LIMIT], "allowed_mentions": {"parse": []},
+               "attachments": [{"id": n, "filename": name} for n, name in enumerate(files)]}
+    parts = [("payload_json", None, "application/json", json.dumps(payload).encode("utf-8"))]
+    parts += [(f"files[{n}]", name, "image/svg+xml" if name.endswith(".svg") else "image/png", path.read_bytes())
+              for n, (name, path) in enumerate(files.items())]
+    body, content_type = form_data(parts)
+    request = urllib.request.Request(url, body, {"Content-Type": content_type, "User-Agent": "adjudicator"},
+                                     method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            answer.read()
+    except (urllib.error.URLError, OSError) as error:
+        raise _fail("L11", msg("The webhook did not take the post: {reason}.", reason=str(error)),
+                    msg("Check the webhook's address; the post files were written all the same.")) from None
+
+
+def form_data(parts: list[tuple[str, str | None, str, bytes]]) -> tuple[bytes, str]:
+    """A multipart/form-data body (RFC 7578) of (field, file name or None, content type, bytes) parts, and its
+    Content-Type. The standard library's email package rewrites line ends inside binary parts, so the few
+    lines of the format are written here; the boundary is drawn from the content (same parts, same bytes)."""
+    digest = hashlib.sha256(b"".join(data for *_, data in parts)).hexdigest()
+    boundary = f"adjudicator-{digest[:32]}"
+    body = bytearray()
+    for name, filename, content_type, data in parts:
+        disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
+        body += (f"--{boundary}\r\nContent-Disposition: {disposition}\r\n"
+                 f"Content-Type: {content_type}\r\n\r\n").encode()
+        body += data + b"\r\n"
+    body += f"--{boundary}--\r\n".encode("ascii")
+    return bytes(body), f"multipart/form-data; boundary={boundary}"
+
+
+def _faction_reports(root: Path, turn: int | None) -> tuple[Any, int, dict[str, list[ReportTable]], Any, Any]:
+    """The resolved turn's campaign (as it was before the turn), its number, every faction's report, the
+    ruleset and the turn's result."""
     with opened(root) as (folder, current, _):
         resolved = turn if turn is not None else current.turn - 1
         manifest = folder.manifest(resolved) if resolved >= 1 else None
@@ -180,20 +230,38 @@ def _faction_reports(root: Path, turn: int | None) -> tuple[Any, int, dict[str, 
         result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice,
                                            Ledger(resolved, ruleset.account_label), gm_problems))
         reports = {f: result.faction_reports.get(f, []) for f in sorted(campaign.factions)}
-        return campaign, resolved, reports
+        return campaign, resolved, reports, ruleset, result
+
+
+def public_map(ruleset: Any, campaign: Any, result: Any, lang: str) -> tuple[str, Any] | None:
+    """The public map of the turn (its title and picture), when the ruleset draws maps."""
+    from adjudicator.maps.draw import render, title_of
+    from adjudicator.maps.view import PUBLIC
+
+    view = ruleset.map_view(campaign, result, PUBLIC)
+    return None if view is None else (title_of(view, lang), render(view, lang))
 
 
 def publish(root: Path, turn: int | None = None, lang: str | None = None, webhook: str | None = None) -> Post:
-    campaign, resolved, reports = _faction_reports(root, turn)
+    campaign, resolved, reports, ruleset, result = _faction_reports(root, turn)
     language = lang or campaign.language
     title = msg("{title}: turn {turn}", title=campaign.title, turn=resolved).render(language)
     post = Post(title, resolved, public_tables(reports, language))
     public = root / "turns" / master.turn_label(resolved) / "public"
-    text = markdown(post)
     post.files = {"md": public / "post.md", "bbcode": public / "post.bbcode"}
+    drawn = public_map(ruleset, campaign, result, language)
+    if drawn is not None:
+        post.map_title, picture = drawn
+        for kind, data in (("png", picture.png), ("svg", picture.svg)):
+            post.files[kind] = public / MAP_FILES[kind]
+            _atomic(post.files[kind], lambda temporary, data=data: Path(temporary).write_bytes(data))
+    text = markdown(post)
     atomic_write_text(post.files["md"], text)
     atomic_write_text(post.files["bbcode"], bbcode(post))
     url = webhook or os.environ.get(WEBHOOK_VARIABLE)
     if url:
         post.webhook_messages = post_to_webhook(url, text)
+        if drawn is not None:
+            post_files_to_webhook(url, {MAP_FILES[k]: post.files[k] for k in ("png", "svg")}, post.map_title)
+            post.webhook_messages += 1
     return post

@@ -103,5 +103,31 @@ def reports_of(result: Any, reader: str) -> list[Any]:
     if reader == GM:
         return list(result.gm_reports)
     if reader == PUBLIC:
-        return []
+        return public_reports(result.faction_reports)
     return list(result.faction_reports.get(reader, []))
+
+
+def public_reports(reports: dict[str, list[Any]]) -> list[Any]:
+    """What is public of a turn, as ``adjudicator publish`` decides it: the rows of a report table that
+    **every** faction's report holds (a battle all the factions fought, an announced theft), never a row
+    one faction's report lacks. The public map is drawn from these alone."""
+    from dataclasses import replace
+
+    if len(reports) < 2:
+        return []
+
+    def seen(tables: list[Any]) -> dict[str, tuple[tuple[str, ...], set[tuple[str, ...]]]]:
+        return {t.key: (tuple(text(h) for h in t.headers), {tuple(text(c) for c in row) for row in t.rows})
+                for t in tables}
+
+    first, *others = reports.values()
+    known = [seen(tables) for tables in others]
+    shared = []
+    for table in first:
+        headers = tuple(text(h) for h in table.headers)
+        rows = [row for row in table.rows
+                if all(table.key in other and other[table.key][0] == headers
+                       and tuple(text(c) for c in row) in other[table.key][1] for other in known)]
+        if rows:
+            shared.append(replace(table, rows=rows))
+    return shared

@@ -1,7 +1,8 @@
 """The galactic_war map as one reader may see it: the systems, their lanes and wormholes (public), and
 from the reader's report only: its units, its planets (and those it lost this turn), the battles and
 invasions it took part in, and its own units' moves (where they were at the start and where they are
-now). The GM's report shows every race; the public map shows the systems alone."""
+now). The GM's report shows every race; the public map shows the systems and what every race's report
+shows (a battle all the races fought)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from collections import Counter
 from adjudicator.engine.ruleset import Campaign, TurnResult
 from adjudicator.maps.view import (
     GM,
-    PUBLIC,
     Arrow,
     Battle,
     Layout,
@@ -49,7 +49,7 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
     contested = {b.place for b in battles}
     places = [Place(s, s, owner=next(iter(owners[s])) if len(owners.get(s, ())) == 1 else None,
                     disputed=len(owners.get(s, ())) > 1 or s in contested,
-                    known=reader != PUBLIC and s in owners) for s in sorted(systems, key=_order)]
+                    known=s in owners) for s in sorted(systems, key=_order)]
 
     # moves: the reader's own units where they started and where they are now (the GM: everyone's)
     start = {text(r.get("id")): (text(r.get("race")), text(r.get("system")))

@@ -1,11 +1,12 @@
 """The star_sectors map as one reader may see it: the grid of squares (public), and from the reader's
 report only: its fleets, the moves it made, the battles it fought (with the enemy's R there), and the
-squares it controls. The GM's report shows everything; the public map shows the grid alone."""
+squares it controls. The GM's report shows everything; the public map shows the grid and what every
+faction's report shows (a battle all the factions fought, with what was left of each side)."""
 
 from __future__ import annotations
 
 from adjudicator.engine.ruleset import Campaign, TurnResult
-from adjudicator.maps.view import PUBLIC, Arrow, Battle, Layout, MapView, Place, Unit, report_rows, reports_of, text
+from adjudicator.maps.view import Arrow, Battle, Layout, MapView, Place, Unit, report_rows, reports_of, text
 from adjudicator.sheets import records
 
 
@@ -42,7 +43,7 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
         blocked = text(row.get("passable")).upper() == "NO"
         places.append(Place(square, f"{square} ({income})" if not blocked else f"{square} ✕", _int(row.get("x")),
                             _int(row.get("y")), owner=holders.get(square) or None,
-                            disputed=square in contested, known=reader != PUBLIC and square in holders))
+                            disputed=square in contested, known=square in holders))
     arrows = [Arrow(text(r[0]), (text(r[1]), text(r[2])), str(_int(r[3]))) for r in report_rows(reports, "moves")]
     return MapView(
         Layout.GRID, reader, campaign.turn, tuple(sorted(campaign.factions)), places, [],
