@@ -349,8 +349,9 @@ def _value(value: Any) -> Any:
 def expected_changes(schema: Any, before: Any, after: Any, faction: str, lang: str,
                      accounts: set[str]) -> set[tuple[Any, ...]]:
     """What changed of ``faction``'s rows of one state table, worked out here from the two tables: a row is
-    the same thing before and after when its ID is the same (else its required text columns, and as many of
-    its required numbers as no two rows of a faction share: a lab's number; else the whole row); a row that
+    the same thing before and after when its ID is the same (else its required text columns, then its
+    required choices, then as many of its required numbers as no two rows of a faction share: a lab's
+    number; else the whole row); a row that
     only one side has was gained or lost, and each other cell that differs (not a ledger account: those are
     the balances) is a change of it. Each as (table, kind, what, before, after) in the reader's words."""
     keys = schema.keys()
@@ -367,10 +368,11 @@ def expected_changes(schema: Any, before: Any, after: Any, faction: str, lang: s
                    for rows in (plain(before), plain(after)))
 
     required = [c for c in schema.columns if c.required and c.key != owner]
-    text = tuple(c.key for c in required if c.kind not in (Kind.INT, Kind.NUMBER, Kind.INT_OR_ALL))
-    numbers = tuple(c.key for c in required if c.key not in text)
-    tries = [("id",)] if "id" in keys else [text] * bool(text) + [text + numbers[:i]
-                                                                   for i in range(1, len(numbers) + 1)]
+    text = tuple(c.key for c in required if c.kind is Kind.TEXT)
+    named = text + tuple(c.key for c in required if c.kind is Kind.CHOICE)
+    numbers = tuple(c.key for c in required if c.key not in named)
+    tries = [("id",)] if "id" in keys else [t for t in (text, named) if t] + [named + numbers[:i]
+                                                                           for i in range(1, len(numbers) + 1)]
     identity = next((t for t in tries if tells_apart(t)), tuple(k for k in keys if k != owner))
 
     def shown(key: str, value: Any) -> Any:

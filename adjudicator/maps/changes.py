@@ -53,15 +53,17 @@ def owner_column(schema: TableSchema) -> str | None:
 
 def key_columns(schema: TableSchema, owner: str, frames: Sequence[Any] = ()) -> tuple[str, ...]:
     """The columns that tell one of a faction's rows from the others: its ID; else its required text columns
-    (a fleet's square), with as many of its required numeric columns (a lab's number, a usage's turn) as it
+    (a fleet's square, a project's name: never its status, which changes), then its required choices (a
+    research line), then as many of its required numeric columns (a lab's number, a usage's turn) as it
     takes for no two rows of one faction in any of ``frames`` to share them; else the whole row."""
     if owner == "id" or "id" in schema.keys():
         return ("id",)
     required = [c for c in schema.columns if c.required and c.key != owner]
-    text = tuple(c.key for c in required if c.kind not in NUMERIC)
+    text = tuple(c.key for c in required if c.kind not in NUMERIC and c.kind is not Kind.CHOICE)
+    named = text + tuple(c.key for c in required if c.kind is Kind.CHOICE)  # a research line
     numeric = tuple(c.key for c in required if c.kind in NUMERIC)
-    candidates = [text] if text else []
-    candidates += [text + numeric[:i] for i in range(1, len(numeric) + 1)]
+    candidates = [keys for keys in (text, named) if keys]
+    candidates += [named + numeric[:i] for i in range(1, len(numeric) + 1)]
     candidates.append(tuple(c.key for c in schema.columns if c.key != owner))
     tables = [[{k: _plain(v) for k, v in row.items()} for row in plain_rows(frame)] for frame in frames]
     for keys in candidates:

@@ -2,9 +2,9 @@
 
     python -m adjudicator.maps.pictures docs/images        (or: make map-pictures)
 
-For every ruleset with a map: the first faction's map as drawn (``<ruleset>-map.png``); for every
-ruleset: that faction's Changes tab and History chart as LibreOffice prints them
-(``<ruleset>-changes.png``, ``<ruleset>-chart.png``)."""
+Of each example's first faction whose Changes tab lists something (alphabetically): its map as drawn
+(``<ruleset>-map.png``), for every ruleset with a map; its Changes tab and History chart as LibreOffice
+prints them (``<ruleset>-changes.png``, ``<ruleset>-chart.png``)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def pictures(out: Path, names: list[str] | None = None) -> list[Path]:
             outcome = pipeline.run(root)
             if outcome.status != "resolved" or outcome.turn_dir is None:
                 continue
-            faction = sorted(outcome.results)[0]
+            faction = _showing_changes(outcome)
             lang = outcome.campaign.factions[faction].language
             drawn = outcome.turn_dir / "results" / f"{faction}.map.png"
             if drawn.exists():
@@ -43,6 +43,22 @@ def pictures(out: Path, names: list[str] | None = None) -> list[Path]:
                 made.append(render(only_sheet(results, tab, work / f"{name}-{picture}.xlsx"),
                                    out / f"{name}-{picture}.png", work))
     return made
+
+
+def _showing_changes(outcome: pipeline.RunOutcome) -> str:
+    """The first faction (alphabetically) whose Changes tab lists something (coordinated_orders' reactive
+    player may have nothing changed), else the first faction."""
+    import openpyxl
+
+    for faction, path in sorted(outcome.results.items()):
+        lang = outcome.campaign.factions[faction].language
+        wb = openpyxl.load_workbook(path, read_only=True)
+        tab = next(ws for ws in wb.worksheets if ws.title.startswith(msg("Changes").render(lang)))
+        listed = tab.cell(2, 1).value != msg("(none)").render(lang)
+        wb.close()
+        if listed:
+            return faction
+    return sorted(outcome.results)[0]
 
 
 if __name__ == "__main__":  # pragma: no cover
