@@ -350,7 +350,7 @@ def expected_changes(schema: Any, before: Any, after: Any, faction: str, lang: s
                      accounts: set[str]) -> set[tuple[Any, ...]]:
     """What changed of ``faction``'s rows of one state table, worked out here from the two tables: a row is
     the same thing before and after when its ID is the same (else its required text columns, then its
-    required choices, then as many of its required numbers as no two rows of a faction share: a lab's
+    required choices, then as many of its required numbers as no two of the faction's rows share: a lab's
     number; else the whole row); a row that
     only one side has was gained or lost, and each other cell that differs (not a ledger account: those are
     the balances) is a change of it. Each as (table, kind, what, before, after) in the reader's words."""
@@ -363,9 +363,10 @@ def expected_changes(schema: Any, before: Any, after: Any, faction: str, lang: s
         return [{k: _value(v) for k, v in row.items()} for row in (frame.to_dict("records") if frame is not None
                                                                     else [])]
 
-    def tells_apart(names: tuple[str, ...]) -> bool:
-        return all(len({(r[owner], *(r[k] for k in names)) for r in rows}) == len(rows)
-                   for rows in (plain(before), plain(after)))
+    def tells_apart(names: tuple[str, ...]) -> bool:  # the faction's rows, before and after
+        return all(len({tuple(r[k] for k in names) for r in rows}) == len(rows)
+                   for rows in ([r for r in plain(frame) if str(r[owner] or "").upper() == faction]
+                                for frame in (before, after)))
 
     required = [c for c in schema.columns if c.required and c.key != owner]
     text = tuple(c.key for c in required if c.kind is Kind.TEXT)

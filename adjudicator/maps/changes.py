@@ -51,11 +51,12 @@ def owner_column(schema: TableSchema) -> str | None:
     return next((c for c in OWNER_COLUMNS if c in schema.keys()), None)
 
 
-def key_columns(schema: TableSchema, owner: str, frames: Sequence[Any] = ()) -> tuple[str, ...]:
-    """The columns that tell one of a faction's rows from the others: its ID; else its required text columns
+def key_columns(schema: TableSchema, owner: str, groups: Sequence[Sequence[dict[str, Any]]] = ()) -> tuple[str, ...]:
+    """The columns that tell one of a faction's rows from its others: its ID; else its required text columns
     (a fleet's square, a project's name: never its status, which changes), then its required choices (a
     research line), then as many of its required numeric columns (a lab's number, a usage's turn) as it
-    takes for no two rows of one faction in any of ``frames`` to share them; else the whole row."""
+    takes for no two rows of any of ``groups`` (the faction's rows before, and after) to share them; else
+    the whole row."""
     if owner == "id" or "id" in schema.keys():
         return ("id",)
     required = [c for c in schema.columns if c.required and c.key != owner]
@@ -65,54 +66,43 @@ def key_columns(schema: TableSchema, owner: str, frames: Sequence[Any] = ()) -> 
     candidates = [keys for keys in (text, named) if keys]
     candidates += [named + numeric[:i] for i in range(1, len(numeric) + 1)]
     candidates.append(tuple(c.key for c in schema.columns if c.key != owner))
-    tables = [[{k: _plain(v) for k, v in row.items()} for row in plain_rows(frame)] for frame in frames]
     for keys in candidates:
-        if all(_unique(rows, owner, keys) for rows in tables):  # within each table, not across them
+        if all(len({tuple(row.get(k) for k in keys) for row in rows}) == len(rows) for rows in groups):
             return keys
     return candidates[-1]
 
 
-def _unique(rows: list[dict[str, Any]], owner: str, keys: tuple[str, ...]) -> bool:
-    seen = {(str(row.get(owner) or "").strip().upper(), *(row.get(k) for k in keys)) for row in rows}
-    return len(seen) == len(rows)
-
-
-def owned(schema: TableSchema, frame: Any, faction: str) -> dict[tuple[Any, ...], dict[str, Any]]:
-    """The faction's rows of a state table, by their identity."""
-    return owned_by_faction(schema, frame).get(faction, {})
-
-
-def owned_by_faction(schema: TableSchema, frame: Any, keys: tuple[str, ...] | None = None,
-                     ) -> dict[str, dict[tuple[Any, ...], dict[str, Any]]]:
-    """Every faction's rows of a state table, by their identity (one pass over the table)."""
+def rows_by_faction(schema: TableSchema, frame: Any) -> dict[str, list[dict[str, Any]]]:
+    """Every faction's rows of a state table (one pass over the table)."""
     owner = owner_column(schema)
+    found: dict[str, list[dict[str, Any]]] = {}
     if owner is None or frame is None:
-        return {}
-    if keys is None:
-        keys = key_columns(schema, owner, (frame,))
-    found: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
+        return found
     for row in plain_rows(frame):
         values = {k: _plain(v) for k, v in row.items()}
-        faction = str(values.get(owner) or "").strip().upper()
-        found.setdefault(faction, {})[tuple(values.get(k) for k in keys)] = values
+        found.setdefault(str(values.get(owner) or "").strip().upper(), []).append(values)
     return found
 
 
 class Tables:
-    """The state tables before and after the turn, split by owning faction once for every reader (each
-    table's rows told apart by the same columns before and after)."""
+    """The state tables before and after the turn, split by owning faction once for every reader, each
+    faction's rows of a table told apart by the same columns before and after (:func:`key_columns`)."""
 
     def __init__(self, schemas: Sequence[TableSchema], before: dict[str, Any], after: dict[str, Any]) -> None:
         self.schemas = tuple(schemas)
-        self.keys: dict[str, tuple[str, ...]] = {}
+        self.keys: dict[str, dict[str, tuple[str, ...]]] = {}
         self.before: dict[str, dict[str, dict[tuple[Any, ...], dict[str, Any]]]] = {}
         self.after: dict[str, dict[str, dict[tuple[Any, ...], dict[str, Any]]]] = {}
         for s in self.schemas:
-            old, new = before.get(s.key), after.get(s.key, before.get(s.key))
             owner = owner_column(s)
-            self.keys[s.key] = key_columns(s, owner, (old, new)) if owner else ()
-            self.before[s.key] = owned_by_faction(s, old, self.keys[s.key])
-            self.after[s.key] = owned_by_faction(s, new, self.keys[s.key])
+            old = rows_by_faction(s, before.get(s.key))
+            new = rows_by_faction(s, after.get(s.key, before.get(s.key)))
+            self.keys[s.key], self.before[s.key], self.after[s.key] = {}, {}, {}
+            for faction in set(old) | set(new):
+                keys = key_columns(s, owner or "", (old.get(faction, []), new.get(faction, [])))
+                self.keys[s.key][faction] = keys
+                self.before[s.key][faction] = {tuple(r.get(k) for k in keys): r for r in old.get(faction, [])}
+                self.after[s.key][faction] = {tuple(r.get(k) for k in keys): r for r in new.get(faction, [])}
 
 
 class Causes:
@@ -183,7 +173,7 @@ def unit_changes(tables: Tables, faction: str, causes: Causes, ledger_accounts: 
         owner = owner_column(schema) or ""
         title = schema.title
         columns = {c.key: c for c in schema.columns}
-        key_of = [columns.get(k) for k in tables.keys[schema.key]] if owner else []
+        key_of = [columns.get(k) for k in tables.keys[schema.key].get(faction, ())] if owner else []
         for key in sorted(set(old) | set(new), key=lambda k: tuple(str(x) for x in k)):
             # The row's identity in the reader's words (a status code as its label); the codes themselves
             # stay the terms that find the cause.
