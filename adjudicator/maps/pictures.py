@@ -9,6 +9,7 @@ prints them (``<ruleset>-changes.png``, ``<ruleset>-chart.png``)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -16,18 +17,19 @@ from pathlib import Path
 from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import msg
-from adjudicator.pictures import only_sheet, render, tools
+from adjudicator.pictures import crop, only_sheet, tools
 
 
 def pictures(out: Path, names: list[str] | None = None) -> list[Path]:
-    tools()
+    soffice, _, _ = tools()
     out.mkdir(parents=True, exist_ok=True)
     made = []
-    for name, ruleset in installed().items():
-        if (names and name not in names) or not (ruleset.example_dir() / "campaign.xlsx").exists():
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            work = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        sheets: list[tuple[Path, Path]] = []  # (workbook with the one sheet, picture)
+        for name, ruleset in installed().items():
+            if (names and name not in names) or not (ruleset.example_dir() / "campaign.xlsx").exists():
+                continue
             root = work / name
             pipeline.new_campaign(ruleset, root, example=True)
             outcome = pipeline.run(root)
@@ -40,8 +42,13 @@ def pictures(out: Path, names: list[str] | None = None) -> list[Path]:
                 made.append(Path(shutil.copyfile(drawn, out / f"{name}-map.png")))
             results = outcome.results[faction]
             for tab, picture in ((msg("Changes").render(lang), "changes"), (msg("History").render(lang), "chart")):
-                made.append(render(only_sheet(results, tab, work / f"{name}-{picture}.xlsx"),
-                                   out / f"{name}-{picture}.png", work))
+                kept = only_sheet(results, tab, work / f"{name}-{picture}.xlsx")
+                sheets.append((kept, out / f"{name}-{picture}.png"))
+        pdfs = work / "pdf"
+        subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
+                        "pdf", "--outdir", str(pdfs), *(str(source) for source, _ in sheets)],
+                       check=True, capture_output=True, timeout=600)
+        made += [crop(pdfs / f"{source.stem}.pdf", picture) for source, picture in sheets]
     return made
 
 
