@@ -627,7 +627,8 @@ def ruleset_cases(ruleset: Any, campaign: Any, faction: str, rows: dict[str, lis
                               "C03", title, last))
         choices = ruleset.choice_lists(campaign, faction)
         for position, row in enumerate(rows.get(key, [])):
-            found = next(((k, v2) for k, v in row.items() if k in choices and (v2 := _confusable(v))), None)
+            found = next(((k, v2) for k, v in row.items()  # a legal name of the dropdown, one letter Cyrillic
+                          if str(v) in choices.get(k, ()) and (v2 := _confusable(v))), None)
             if found:
                 cell = f"{letters[found[0]]}{position + 2}"
                 cases.append(Case(f"{key}_confusable.xlsx", with_openpyxl(_set(title, cell, found[1])), 0, "N01",
