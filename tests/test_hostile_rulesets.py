@@ -54,6 +54,11 @@ def checked(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 def test_every_file_of_every_ruleset_is_checked_as_documented(checked) -> None:
     corpus, results, files_before, campaign_before, out = checked
     assert set(results) == {c.name for c in corpus.cases}
+    slowest = max(results, key=lambda n: results[n]["cpu_s"])
+    biggest = max(results, key=lambda n: results[n]["max_rss_mb"])
+    print(f"\n{len(results)} files; slowest {slowest}: {results[slowest]['cpu_s']:.2f} s CPU, "
+          f"{max(r['wall_s'] for r in results.values()):.1f} s wall at most; "
+          f"peak memory {biggest}: {results[biggest]['max_rss_mb']:.0f} MB")  # seen with pytest -s
     assert len(corpus.cases) >= 20, corpus.ruleset
     for case in corpus.cases:
         result = results[case.name]
