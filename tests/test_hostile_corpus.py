@@ -41,6 +41,11 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict,
 def test_every_file_is_checked_without_a_crash_within_the_limits(checked) -> None:
     _, out, cases, results, _, _ = checked
     assert set(results) == set(cases)
+    slowest = max(results, key=lambda n: results[n]["cpu_s"])
+    biggest = max(results, key=lambda n: results[n]["max_rss_mb"])
+    print(f"\n{len(results)} files; slowest {slowest}: {results[slowest]['cpu_s']:.2f} s CPU, "
+          f"{max(r['wall_s'] for r in results.values()):.1f} s wall at most; "
+          f"peak memory {biggest}: {results[biggest]['max_rss_mb']:.0f} MB")  # seen with pytest -s
     for name, result in results.items():
         text = (out / f"{name}.out").read_text(encoding="utf-8", errors="replace")
         assert result["signal"] is None, (name, result, text[-2000:])  # no native crash, no limit passed

@@ -15,6 +15,7 @@ from openpyxl import Workbook
 
 from adjudicator.i18n import Msg, msg
 from adjudicator.problems import Problem
+from adjudicator.xlsx.reproducible import reproducible_bytes
 
 XLSX_TYPE = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 CRASH_VARIABLE = "ADJUDICATOR_MAIL_CRASH_AT"
@@ -87,4 +88,5 @@ def attach_file(message: EmailMessage, path: Path, name: str | None = None) -> N
 def attach_workbook(message: EmailMessage, wb: Workbook, name: str) -> None:
     buffer = io.BytesIO()
     wb.save(buffer)
-    message.add_attachment(buffer.getvalue(), maintype=XLSX_TYPE[0], subtype=XLSX_TYPE[1], filename=name)
+    message.add_attachment(reproducible_bytes(buffer.getvalue()), maintype=XLSX_TYPE[0], subtype=XLSX_TYPE[1],
+                           filename=name)

@@ -174,7 +174,7 @@ def read_table(
     where = {"file": book.name, "sheet": grid.name}
     if header_row == 0:
         header_row = 1
-        if not schema.optional and any(clean(v) is not None for row in grid.rows for v in row):
+        if any(clean(v) is not None for row in grid.rows for v in row):  # optional: may be absent, not headless
             problems.add(
                 Problem(
                     "F05",

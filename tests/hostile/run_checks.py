@@ -4,7 +4,7 @@
 forks one child per argument; the child sets its limits (address space and CPU time), sends its
 output to ``OUT/NAME.out``, and runs the real ``check`` command on that campaign and those files.
 The parent prints, as JSON, each child's exit status, the signal that killed it (a native crash, a
-limit passed), its peak memory and its CPU time, as the kernel measured them (``wait4``).
+limit passed), its peak memory and its CPU time, as the kernel measured them (``wait4``), and its wall-clock time.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import os
 import resource
 import sys
+import time
 from pathlib import Path
 
 #: A runaway (the 512 GiB grid of one cell at XFD1048576, the 2.5 GB of 200,000 rows) is stopped here.
@@ -23,6 +24,7 @@ CPU_SECONDS = 10
 def run_one(campaign: str, files: list[str], out: Path) -> dict[str, object]:
     from adjudicator.cli import main
 
+    started = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child
         code = 70
@@ -48,6 +50,7 @@ def run_one(campaign: str, files: list[str], out: Path) -> dict[str, object]:
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
         "max_rss_mb": usage.ru_maxrss / 1024,
         "cpu_s": usage.ru_utime + usage.ru_stime,
+        "wall_s": time.monotonic() - started,
     }
 
 
