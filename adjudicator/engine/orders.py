@@ -65,6 +65,10 @@ class OrderType(Generic[Record, State]):
         """The row as the ruleset's record (a grouped type: see :meth:`read_group`)."""
         raise NotImplementedError
 
+    def group_of(self, values: Mapping[str, Any], number: int) -> str:
+        """The group of a row (a type with ``group``): its cell in that column; a row without one stands alone."""
+        return " ".join(str(values.get(self.group) or "").split()).upper() or f"#{number}"
+
     def read_group(self, rows: list[Row]) -> Record:
         """The rows of one group as one record (only for a type with ``group``)."""
         raise NotImplementedError
@@ -153,8 +157,7 @@ def _items(order_types: Sequence[OrderType[Any, Any]], faction: str, orders: Fac
             groups: dict[str, list[Row]] = {}
             for number, values in with_rejected(sheet):
                 if mine(values):
-                    key = str(values.get(order_type.group) or "").strip().upper() or f"#{number}"
-                    groups.setdefault(key, []).append(
+                    groups.setdefault(order_type.group_of(values, number), []).append(
                         Row(faction, order_type.sheet.key, number, values, number in sheet.rejected))
             for rows in groups.values():
                 items.append(((rank, sheet_at[order_type.sheet.key], rows[0].number), (order_type, rows)))
