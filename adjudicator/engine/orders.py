@@ -19,12 +19,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from adjudicator.engine.outcome import Done, Rejection, Result, rejection_problem
+
+__all__ = ["Carried", "Done", "FactionTurn", "OrderType", "Rejection", "Row", "carry_out_orders", "carry_out_turn",
+           "check_faction", "report", "results_by_row"]
 from adjudicator.i18n import msg
 from adjudicator.problems import ProblemList, Severity
 from adjudicator.sheets import TableSchema, records
 
 if TYPE_CHECKING:
-    from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
+    from adjudicator.engine.ruleset import Campaign, FactionOrders, OrderOutcome, Ruleset, SheetRows, TurnInput
 
 Record = TypeVar("Record")
 State = TypeVar("State")
@@ -217,3 +220,35 @@ def check_faction(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, p
 
     state = ruleset.order_state(campaign, orders.faction, Ledger(campaign.turn), Dice(campaign.seed, campaign.turn))
     report(carry_out_orders(ruleset, campaign.parameters, state, orders), orders, problems)
+
+
+@dataclass
+class FactionTurn:
+    """What every faction's order state holds: whose it is, the campaign's parameters, and the turn's ledger and
+    dice (in ``check``, a ledger thrown away). A ruleset's state may extend it with its own fields."""
+
+    faction: str
+    params: Mapping[str, Any]
+    ledger: Any
+    dice: Any
+
+    def post(self, phase: str, account: str, change: Any, balance: Any, cause: Any, reference: str = "") -> None:
+        """A ledger line of this faction (the balance of ``account`` after the change)."""
+        self.ledger.post(phase, self.faction, account, change, balance, cause, reference)
+
+
+def carry_out_turn(ruleset: Ruleset, turn: TurnInput) -> tuple[dict[str, Any], list[OrderOutcome]]:
+    """Every faction's orders, each on its own state (``Ruleset.order_state``), for a game whose factions'
+    orders do not touch one another before the ruleset's own phases: the states by faction, and the outcomes."""
+    from adjudicator.engine.outcome import outcomes
+
+    campaign = turn.campaign
+    states, results = {}, {}
+    for faction in sorted(campaign.factions):
+        states[faction] = state = ruleset.order_state(campaign, faction, turn.ledger, turn.dice)
+        orders = turn.orders.get(faction)
+        if orders is not None:
+            for (sheet, row), result in results_by_row(carry_out_orders(ruleset, campaign.parameters, state,
+                                                                        orders)).items():
+                results[(faction, sheet, row)] = result
+    return states, outcomes(results)

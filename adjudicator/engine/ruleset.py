@@ -198,9 +198,12 @@ class Ruleset(ABC):
         return ParameterTable.from_toml(self.data_file("parameters.toml"))
 
     def example_dir(self) -> Path:
+        """The bundled example: the ``example`` folder of ``data_package`` when it has one (a plugin's own),
+        else ``examples/NAME`` of the adjudicator."""
         from adjudicator.paths import examples_root
 
-        return examples_root() / self.name
+        own = Path(str(self.data_file("example"))) if self.data_package else None
+        return own if own is not None and own.is_dir() else examples_root() / self.name
 
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> Any:
         """The state one faction's orders are checked against and carried out on (with ``order_types``): what
