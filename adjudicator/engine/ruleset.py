@@ -73,8 +73,9 @@ class SheetRows:
                        row=row)
 
 
-class GmSheets:
-    """The GM input sheets of a turn as a ruleset reads them: rows by sheet, and problems at their cells."""
+class GmInputs:
+    """The GM input sheets of a turn as every ruleset reads them: rows by sheet, problems at their cells, and what
+    the GM entered so far (sent back with the turn's requests). A ruleset's GM phase extends it with its rules."""
 
     def __init__(self, sheets: dict[str, SheetRows], file: str, factions: set[str], problems: ProblemList) -> None:
         self.sheets = sheets
@@ -95,6 +96,16 @@ class GmSheets:
     def add_problem(self, code: str, key: str, row: int, column: str, message: Msg, hint: Msg | None = None,
                     severity: Severity = Severity.ERROR) -> None:
         self.problems.add(self.sheets[key].problem(code, row, column, message, hint, severity))
+
+    def entered(self, schema: TableSchema) -> pd.DataFrame:
+        """What the GM entered in a sheet, the rows with a bad cell included, in the sheet's columns: the sheet as
+        it goes back to the GM with the turn's requests."""
+        kept = [r for _, r in self.rows(schema.key, include_invalid=True)]
+        return pd.DataFrame([{k: r.get(k) for k in schema.keys()} for r in kept], columns=schema.keys())
+
+
+#: The former name of :class:`GmInputs`.
+GmSheets = GmInputs
 
 
 @dataclass

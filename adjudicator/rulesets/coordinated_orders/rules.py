@@ -144,9 +144,7 @@ class CoordinatedOrders(Ruleset):
         result = TurnResult(tables=game_to_tables(game, campaign.tables))
         result.outcomes = self._outcomes(verdicts, judged, plans)
         reporter = Reporter(campaign, start, game, verdicts, judged, plans, dice, facts)
-        result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
-        result.gm_reports = reporter.gm()
-        return result
+        return reporter.fill(result, campaign.factions)
 
     def _check_contacts(self, needed: list[Any], facts: dict[FactKey, Any], game: Game,
                         legal: dict[str, coordinated.Verdict], sheet: SheetRows | None, turn: TurnInput) -> None:
