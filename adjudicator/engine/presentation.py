@@ -67,17 +67,13 @@ class Presentation:
         return {}
 
 
-class _Forwarding(Presentation):
-    """The presentation of a ruleset that still overrides the hooks on itself."""
-
-
 def of_ruleset(ruleset: Ruleset) -> Presentation:
-    """A presentation whose hooks are the ruleset's own overrides of the former ``Ruleset`` methods."""
+    """The ruleset's ``presentation_type``, except for the hooks the ruleset's class still overrides on itself
+    (the former ``Ruleset`` methods): those are the ruleset's."""
     from adjudicator.engine.ruleset import Ruleset
 
-    overridden = {name: getattr(ruleset, name) for name in HOOKS
-                  if getattr(type(ruleset), name) is not getattr(Ruleset, name)}
-    presentation = _Forwarding(ruleset)
-    for name, method in overridden.items():
-        setattr(presentation, name, method)
+    presentation = (ruleset.presentation_type or Presentation)(ruleset)
+    for name in HOOKS:
+        if getattr(type(ruleset), name) is not getattr(Ruleset, name):
+            setattr(presentation, name, getattr(ruleset, name))
     return presentation

@@ -196,6 +196,9 @@ class Ruleset(ABC):
     order_types: tuple[Any, ...] = ()
     #: The order in which the steps of the order types come, within a faction's orders (then sheet order).
     order_steps: tuple[str, ...] = ()
+    #: How its order workbook looks, apart from its rules: a subclass of
+    #: :class:`adjudicator.engine.presentation.Presentation` (None: the default presentation).
+    presentation_type: Any = None
 
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name
@@ -236,8 +239,8 @@ class Ruleset(ABC):
         return []
 
     def presentation(self) -> Any:
-        """How the ruleset's order workbook looks (:class:`adjudicator.engine.presentation.Presentation`),
-        apart from its rules. By default, the presentation hooks this ruleset overrides on itself."""
+        """How the ruleset's order workbook looks: its ``presentation_type``, with any presentation hook the
+        ruleset (or a subclass of it) still overrides on itself."""
         from adjudicator.engine.presentation import of_ruleset
 
         return of_ruleset(self)

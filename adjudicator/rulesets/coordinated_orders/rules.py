@@ -38,6 +38,7 @@ from adjudicator.rulesets.coordinated_orders.orders import coordinated, reaction
 from adjudicator.rulesets.coordinated_orders.orders.common import Declarations, joined
 from adjudicator.rulesets.coordinated_orders.phases.plan import Plan, idle_plan, needed_facts, plan, rollers
 from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, judge_dice
+from adjudicator.rulesets.coordinated_orders.presentation import CoordinatedPresentation
 from adjudicator.rulesets.coordinated_orders.reports import Reporter, error_codes, line_summary
 from adjudicator.rulesets.coordinated_orders.state import Game, game_from_tables, game_to_tables
 
@@ -77,10 +78,7 @@ class CoordinatedOrders(Ruleset):
         start = game_from_tables(campaign.tables)
         return Declarations(start.copy(), start, campaign.parameters, faction)
 
-    def presentation(self) -> Any:
-        from adjudicator.rulesets.coordinated_orders.presentation import CoordinatedPresentation
-
-        return CoordinatedPresentation(self)
+    presentation_type = CoordinatedPresentation
 
     # --------------------------------------------------------------- resolve
     def roll_label(self, purpose: str) -> Msg | str:

@@ -48,6 +48,7 @@ from adjudicator.rulesets.star_sectors.orders.move import Move, apply_all
 from adjudicator.rulesets.star_sectors.orders.research_pay import ResearchPay
 from adjudicator.rulesets.star_sectors.orders.theft import Theft
 from adjudicator.rulesets.star_sectors.phases import battle, income
+from adjudicator.rulesets.star_sectors.presentation import StarSectorsPresentation
 from adjudicator.rulesets.star_sectors.reports import Reporter
 from adjudicator.rulesets.star_sectors.state import (
     World,
@@ -125,10 +126,7 @@ class StarSectors(Ruleset):
     def _context(self, campaign: Campaign, ledger: Ledger) -> Context:
         return Context(campaign.parameters, campaign.turn, ledger, set(campaign.factions))
 
-    def presentation(self) -> Any:
-        from adjudicator.rulesets.star_sectors.presentation import StarSectorsPresentation
-
-        return StarSectorsPresentation(self)
+    presentation_type = StarSectorsPresentation
 
     # --------------------------------------------------------------- resolve
     def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
