@@ -58,13 +58,6 @@ class Ledger:
         return [line for line in self.lines if line.faction == faction]
 
 
-class NullLedger(Ledger):
-    """A ledger that forgets: for simulations (``check`` tries a faction's spending without keeping lines)."""
-
-    def post(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
 def exact(value: Amount | float) -> Amount:
     """Whole amounts stay ``int``; anything else becomes an exact ``Decimal`` (a float through its text, so
     that 0.1 stays 0.1)."""

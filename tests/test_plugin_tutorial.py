@@ -4,11 +4,13 @@ plugins the kit catches."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from adjudicator import testing
@@ -91,21 +93,46 @@ def _harvest_class(harvest: Ruleset) -> type[Ruleset]:
 
 def test_a_plugin_that_applies_every_row_it_sees_is_caught(harvest: Ruleset) -> None:
     class Greedy(_harvest_class(harvest)):  # type: ignore[misc]
-        """Harvests every row of the sheet, the refused ones included."""
+        """Harvests every row of the sheet, the refused ones included, each as a field of its own."""
 
         def resolve(self, turn: TurnInput) -> TurnResult:
             for orders in turn.orders.values():
                 sheet = orders.sheets["orders"]
-                sheet.frame = sheet.frame.__class__.from_records(
-                    [values for _, values in with_rejected(sheet)],
-                    index=[row for row, _ in with_rejected(sheet)])
+                rows = with_rejected(sheet)
+                sheet.frame = pd.DataFrame([{**values, "order": "HARVEST", "field": f"{values['field']} {row}"}
+                                            for row, values in rows], index=[row for row, _ in rows])
             return super().resolve(turn)
 
     honest = example(harvest)
     honest["orders"]["SOUTH"]["orders"].pop()  # the example's own mistake would already break the turn
     failures = testing.conformance_failures(Greedy(), honest)
-    assert "check_rejected_rows" in failures and "rejected row" in failures["check_rejected_rows"]
+    assert "check_rejected_rows" in failures and "a rejected row changed the turn's" in failures["check_rejected_rows"]
     assert testing.conformance_failures(harvest, honest) == {}
+
+
+def test_check_and_run_refuse_the_same_rows_by_the_same_step(harvest: Ruleset) -> None:
+    """The player's check reports exactly the rows the order type refuses in the GM's run: one step, both."""
+    from adjudicator.cases import resolve_case
+    from adjudicator.dice import Dice
+    from adjudicator.engine.orders import carry_out_orders
+    from adjudicator.engine.ruleset import FactionOrders
+    from adjudicator.ledger import Ledger
+
+    data = example(harvest)
+    data["orders"]["NORTH"]["orders"] += [{"order": "HARVEST", "field": "oakfield"},
+                                          {"order": "HARVEST", "field": "Hill"}, {"order": "HARVEST", "field": "Dale"}]
+    turn = resolve_case(data, harvest)
+    checked = {(p.row, p.code) for p in turn.problems["NORTH"].errors}
+    assert checked == {(4, "E01"), (6, "E01")}  # Oakfield twice; a fourth field
+    submitted = turn.orders["NORTH"]  # every row, as the workbook gave them
+    every_row = FactionOrders("NORTH", submitted.file, {
+        key: dataclasses.replace(sheet, frame=sheet.frame.drop(columns=["_invalid"], errors="ignore"))
+        for key, sheet in submitted.sheets.items()})
+    campaign = turn.campaign
+    state = harvest.order_state(campaign, "NORTH", Ledger(campaign.turn), Dice(campaign.seed, campaign.turn))
+    carried = carry_out_orders(harvest, campaign.parameters, state, every_row)
+    refused = {(row, c.rejections[0].code) for c in carried if not c.accepted for row in c.rows}
+    assert refused == checked
 
 
 def test_a_plugin_that_applies_every_row_of_its_frame_is_safe_by_construction(harvest: Ruleset) -> None:

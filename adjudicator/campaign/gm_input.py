@@ -109,7 +109,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
 
 
 def _choice_text(options: object, value: str, lang: str) -> str:
-    """``value`` in the reader's words when it is one of a row's translatable choices (DRAW → НИЧЬЯ)."""
+    """``value`` in the reader's words when it is one of a row's translatable choices (a ruleset's message)."""
     for option in options:  # type: ignore[attr-defined]
         if isinstance(option, Msg) and option.text == value:
             return option.render(lang)

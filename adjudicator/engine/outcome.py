@@ -32,8 +32,9 @@ class Done:
     message: Msg
     partial: bool = False
     cost: Amount = 0
-    warning: Msg | None = None
+    warning: Msg | None = None  # shown by ``check`` as a warning with ``code`` at ``column``
     code: str = ""
+    column: str = ""
 
 
 Result = Done | Rejection

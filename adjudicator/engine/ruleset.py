@@ -73,8 +73,9 @@ class SheetRows:
                        row=row)
 
 
-class GmSheets:
-    """The GM input sheets of a turn as a ruleset reads them: rows by sheet, and problems at their cells."""
+class GmInputs:
+    """The GM input sheets of a turn as every ruleset reads them: rows by sheet, problems at their cells, and what
+    the GM entered so far (sent back with the turn's requests). A ruleset's GM phase extends it with its rules."""
 
     def __init__(self, sheets: dict[str, SheetRows], file: str, factions: set[str], problems: ProblemList) -> None:
         self.sheets = sheets
@@ -95,6 +96,16 @@ class GmSheets:
     def add_problem(self, code: str, key: str, row: int, column: str, message: Msg, hint: Msg | None = None,
                     severity: Severity = Severity.ERROR) -> None:
         self.problems.add(self.sheets[key].problem(code, row, column, message, hint, severity))
+
+    def entered(self, schema: TableSchema) -> pd.DataFrame:
+        """What the GM entered in a sheet, the rows with a bad cell included, in the sheet's columns: the sheet as
+        it goes back to the GM with the turn's requests."""
+        kept = [r for _, r in self.rows(schema.key, include_invalid=True)]
+        return pd.DataFrame([{k: r.get(k) for k in schema.keys()} for r in kept], columns=schema.keys())
+
+
+#: The former name of :class:`GmInputs`.
+GmSheets = GmInputs
 
 
 @dataclass
@@ -179,6 +190,15 @@ class Ruleset(ABC):
     #: coordinated order): {sheet key: column key}. A rule about a group may read the rows the engine refused
     #: (``SheetRows.rejected``); the test kit gives its rejected row a group of its own.
     row_groups: dict[str, str] = {}  # noqa: RUF012 - a declaration, never changed
+    #: The ruleset's order types (:class:`adjudicator.engine.orders.OrderType`), in one place: with them the
+    #: engine's ``check`` runs the same check steps as the ruleset's ``resolve`` (see :mod:`adjudicator.engine.orders`).
+    #: Empty: the ruleset checks its orders itself, in ``validate_orders``.
+    order_types: tuple[Any, ...] = ()
+    #: The order in which the steps of the order types come, within a faction's orders (then sheet order).
+    order_steps: tuple[str, ...] = ()
+    #: How its order workbook looks, apart from its rules: a subclass of
+    #: :class:`adjudicator.engine.presentation.Presentation` (None: the default presentation).
+    presentation_type: Any = None
 
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name
@@ -192,51 +212,63 @@ class Ruleset(ABC):
         return ParameterTable.from_toml(self.data_file("parameters.toml"))
 
     def example_dir(self) -> Path:
+        """The bundled example: the ``example`` folder of ``data_package`` when it has one (a plugin's own),
+        else ``examples/NAME`` of the adjudicator."""
         from adjudicator.paths import examples_root
 
-        return examples_root() / self.name
+        own = Path(str(self.data_file("example"))) if self.data_package else None
+        return own if own is not None and own.is_dir() else examples_root() / self.name
 
-    def validate_orders(  # noqa: B027 - an optional hook, empty by default
+    def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> Any:
+        """The state one faction's orders are checked against and carried out on (with ``order_types``): what
+        ``check`` builds for the player, and what ``resolve`` builds for each faction."""
+        raise NotImplementedError(f"{self.name} declares order types but no order_state")
+
+    def validate_orders(
         self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList
     ) -> None:
-        """Checks that need the campaign state (ownership, map); add problems at their cells."""
+        """Checks that need the campaign state (ownership, map); add problems at their cells. With
+        ``order_types``: the order types' own checks, exactly as ``resolve`` runs them."""
+        if self.order_types:
+            from adjudicator.engine.orders import check_faction
+
+            check_faction(self, campaign, orders, problems)
 
     def commands(self) -> list[Any]:
         """Extra ``click`` commands this ruleset adds to the ``adjudicator`` command line (e.g. ``odds``)."""
         return []
 
-    def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
-        """One filled example row per order type, by order sheet key (values by column key), shown on the
-        instructions sheet of the faction's order workbook. By default, the ``[examples]`` table of the
-        ruleset's bundled ``scenario.toml`` (illustrative rows, the same for every faction)."""
-        import tomllib
+    def presentation(self) -> Any:
+        """How the ruleset's order workbook looks: its ``presentation_type``, with any presentation hook the
+        ruleset (or a subclass of it) still overrides on itself."""
+        from adjudicator.engine.presentation import of_ruleset
 
-        scenario = self.example_dir() / "scenario.toml"
-        if not scenario.exists():
-            return {}
-        examples = tomllib.loads(scenario.read_text(encoding="utf-8")).get("examples", {})
-        return {key: list(rows) for key, rows in examples.items() if isinstance(rows, list)}
+        return of_ruleset(self)
+
+    # The presentation hooks, kept on the ruleset for its callers: each asks :meth:`presentation`.
+    def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
+        """See :meth:`adjudicator.engine.presentation.Presentation.example_rows`."""
+        return self.presentation().example_rows(campaign, faction)
 
     def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
-        """Read-only tables shown in the faction's order workbook (its roster, its forces...), each on a
-        protected sheet after the order sheets. Only what the faction may see."""
-        return []
+        """See :meth:`adjudicator.engine.presentation.Presentation.reference_tables`."""
+        return self.presentation().reference_tables(campaign, faction)
 
-    def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:  # noqa: B027 - optional hook
-        """Last touches to a freshly built order workbook (an openpyxl Workbook), for what the declarative
-        columns cannot say. Whatever it adds is a preview: the engine never reads it back."""
+    def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
+        """See :meth:`adjudicator.engine.presentation.Presentation.decorate_template`."""
+        self.presentation().decorate_template(wb, campaign, faction)
 
     def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
-        """Two-column tables (key, number) that the template's formulas look up as ``{lookup:NAME}``."""
-        return {}
+        """See :meth:`adjudicator.engine.presentation.Presentation.template_lookups`."""
+        return self.presentation().template_lookups(campaign, faction)
 
     def template_budget(self, campaign: Campaign, faction: str) -> int | None:
-        """The treasury shown in the order workbook's budget block (None: no budget block)."""
-        return None
+        """See :meth:`adjudicator.engine.presentation.Presentation.template_budget`."""
+        return self.presentation().template_budget(campaign, faction)
 
     def preview_cost(self, campaign: Campaign, faction: str, row: dict[str, Any]) -> float:
-        """What the template's cost column should show for an order row (the engine's own figure)."""
-        return 0
+        """See :meth:`adjudicator.engine.presentation.Presentation.preview_cost`."""
+        return self.presentation().preview_cost(campaign, faction, row)
 
     def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any] | None:
         """What the campaign's state holds on each ledger account: {(faction, account): amount}. The engine
@@ -245,19 +277,19 @@ class Ruleset(ABC):
         return None
 
     def account_label(self, account: str) -> Msg | str:
-        """A ledger account in the reader's words (``fleet@C4`` → "fleet in C4"); ``treasury`` by default."""
+        """A ledger account in the reader's words (a ruleset's ``kind@place`` accounts); ``treasury`` by default."""
         from adjudicator.ledger import account_label
 
         return account_label(account)
 
     def gm_row_choices(self, schema_key: str, row: dict[str, Any]) -> dict[str, list[Msg | str]]:
         """Values offered in the dropdowns of one row of a GM input sheet, by column key (e.g. the two sides of
-        a battle and DRAW for its winner); a :class:`Msg` is offered in the reader's words."""
+        a battle, and a word for neither, as its winner); a :class:`Msg` is offered in the reader's words."""
         return {}
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        """Values offered in dropdowns of the order template, by column key."""
-        return {}
+        """See :meth:`adjudicator.engine.presentation.Presentation.choice_lists`."""
+        return self.presentation().choice_lists(campaign, faction)
 
     def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
         """Which factions are shown each roll of the turn (by purpose): they get its proof in their results'
@@ -272,6 +304,7 @@ class Ruleset(ABC):
         """What a roll decides, in words a player understands (its verification tab shows it beside the
         purpose); by default the purpose itself."""
         return purpose
+
     def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
         """What ``reader`` (a faction's ID, or :data:`adjudicator.maps.view.GM` / ``PUBLIC``) may see of the
         map after the turn, as an :class:`adjudicator.maps.view.MapView` built from what its reports show;

@@ -48,10 +48,10 @@ def build_order_workbook(
     _instructions(wb, ruleset, campaign, faction, lang)
     lists = wb.create_sheet(LISTS_SHEET)
     lists.sheet_state = "hidden"
-    offered = ruleset.choice_lists(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction)
     list_col = 0
     lookups: dict[str, str] = {}
-    for name, pairs in ruleset.template_lookups(campaign, faction).items():
+    for name, pairs in ruleset.presentation().template_lookups(campaign, faction).items():
         list_col += 2
         key_letter, value_letter = get_column_letter(list_col - 1), get_column_letter(list_col)
         for r, (key, value) in enumerate(pairs, start=1):
@@ -124,14 +124,14 @@ def build_order_workbook(
                     value = column.choice_label(str(value), lang)
                 put(ws, r, index, value, lang)
         if schema.budget:
-            _budget_block(ws, schema, letters, ruleset.template_budget(campaign, faction), lang)
+            _budget_block(ws, schema, letters, ruleset.presentation().template_budget(campaign, faction), lang)
         ws.protection.sheet = True
         ws.protection.formatColumns = False
         ws.protection.autoFilter = False
-    for table in ruleset.reference_tables(campaign, faction):
+    for table in ruleset.presentation().reference_tables(campaign, faction):
         sheet = write_report_sheet(wb, render(table.title, lang), [table], lang)
         sheet.protection.sheet = True
-    ruleset.decorate_template(wb, campaign, faction)
+    ruleset.presentation().decorate_template(wb, campaign, faction)
     write_key_sheet(wb, campaign)
     token = faction_token(campaign.secret, campaign.campaign_id, faction, campaign.turn)
     write_identity(
@@ -232,8 +232,8 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
             mark_final_cell(ws, row, lang)
         row += 1
     row += 1
-    examples = ruleset.example_rows(campaign, faction)
-    offered = ruleset.choice_lists(campaign, faction)
+    examples = ruleset.presentation().example_rows(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction)
     for schema, columns in zip(ruleset.order_schemas, shown, strict=True):
         row = _describe_sheet(ws, row, schema, span, lang)
         if examples.get(schema.key):

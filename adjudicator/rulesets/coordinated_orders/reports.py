@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.engine import reporting
 from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import Msg, msg
 from adjudicator.rulesets.coordinated_orders import schemas
@@ -103,7 +104,7 @@ def _aro_skill(p: Plan, aro: AroLine, opponent: str) -> int:
     return line.k if line is not None else aro.judged.reaction.skill_k
 
 
-class Reporter:
+class Reporter(reporting.Reporter):
     def __init__(self, campaign: Campaign, start: Game, end: Game, verdicts: list[Verdict], judged: list[Judged],
                  plans: dict[str, Plan], dice: dict[str, list[Die]], facts: dict[FactKey, Fact]) -> None:
         self.campaign = campaign

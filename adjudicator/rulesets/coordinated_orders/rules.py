@@ -12,12 +12,11 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.engine.outcome import rejection_problem
+from adjudicator.dice import Dice
+from adjudicator.engine.orders import carry_out_orders
 from adjudicator.engine.ruleset import (
     Campaign,
-    FactionOrders,
     OrderOutcome,
-    ReportTable,
     Ruleset,
     SheetRows,
     Status,
@@ -25,7 +24,8 @@ from adjudicator.engine.ruleset import (
     TurnResult,
 )
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.ledger import Ledger
+from adjudicator.problems import Problem, Severity
 from adjudicator.rulesets.coordinated_orders import schemas
 from adjudicator.rulesets.coordinated_orders.facts import (
     FactKey,
@@ -35,31 +35,14 @@ from adjudicator.rulesets.coordinated_orders.facts import (
     unknown_rows,
 )
 from adjudicator.rulesets.coordinated_orders.orders import coordinated, reactions
-from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, joined
+from adjudicator.rulesets.coordinated_orders.orders.common import Declarations, joined
 from adjudicator.rulesets.coordinated_orders.phases.plan import Plan, idle_plan, needed_facts, plan, rollers
 from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, judge_dice
-from adjudicator.rulesets.coordinated_orders.reports import (
-    Reporter,
-    enemy_table,
-    error_codes,
-    line_summary,
-    orders_left_table,
-    roster_table,
-    weapons_table,
-)
+from adjudicator.rulesets.coordinated_orders.presentation import CoordinatedPresentation
+from adjudicator.rulesets.coordinated_orders.reports import Reporter, error_codes, line_summary
 from adjudicator.rulesets.coordinated_orders.state import Game, game_from_tables, game_to_tables
 
 PHASE = N_("Orders Phase")
-
-
-def _problem(rejection: Rejection, sheet: SheetRows) -> Problem:
-    return rejection_problem(sheet, rejection.row, rejection)
-
-
-def _rows(orders: FactionOrders | None, key: str) -> Any:
-    if orders is None or key not in orders.sheets:
-        return None
-    return orders.sheets[key]
 
 
 def accounts(game: Game) -> dict[tuple[str, str], int]:
@@ -87,41 +70,15 @@ class CoordinatedOrders(Ruleset):
     row_groups = {"orders": "co"}  # noqa: RUF012 - a refused row makes its whole Coordinated Order illegal
     gm_input_schemas = (schemas.FACTS,)
 
-    # ----------------------------------------------------------------- check
-    def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
-        """V01–V19 at their cells, with tokens and Orders spent in row order; A01 and A03 of the AROs."""
-        game = game_from_tables(campaign.tables)
-        sheet = orders.sheets.get("orders")
-        if sheet is not None and (len(sheet.frame) or sheet.rejected):
-            decs = coordinated.declarations(faction, sheet)
-            for verdict in coordinated.sequence(game.copy(), faction, decs, campaign.parameters):
-                for error in verdict.errors:
-                    problems.add(_problem(error, sheet))
-        sheet = orders.sheets.get("reactions")
-        if sheet is not None and len(sheet.frame):
-            rows = reactions.reactions(faction, sheet)
-            for error in reactions.static_errors(game, rows):
-                problems.add(_problem(error, sheet))
+    #: The Coordinated Orders of the active player, then the AROs of the reactive one.
+    order_types = (coordinated.CoordinatedOrder(), reactions.Aro())
 
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        """Own troopers and tools; enemy troopers and Markers the faction can see (never hidden ones)."""
-        game = game_from_tables(campaign.tables)
-        own = game.roster(faction)
-        seen = sorted({t.public_name() for t in game.troopers.values()
-                       if t.faction != faction and t.deployment not in ("HIDDEN_DEPLOYMENT", "AIRBORNE_OFF_TABLE")})
-        tools = sorted({tool.name for t in own for tool in t.tools.values()})
-        ids = [t.id for t in own]
-        targets = seen + ids  # a Doctor, MediKit or Engineer targets an ally
-        return {"trooper": ids, "reactive": ids, "target1": targets, "target2": targets, "target": seen,
-                "tool1": tools, "tool2": tools, "tool": tools}
+    def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> Declarations:
+        """The faction's declarations against the state before the turn (``check``)."""
+        start = game_from_tables(campaign.tables)
+        return Declarations(start.copy(), start, campaign.parameters, faction)
 
-    def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
-        """Read-only sheets of the order workbook: the faction's roster, its weapons with their Bursts, its
-        Command Tokens and Regular Orders, and the enemy it can see (never a Hidden or off-table trooper; a
-        Camouflaged Marker only by its label)."""
-        game = game_from_tables(campaign.tables)
-        return [roster_table(game, faction), weapons_table(game, faction, campaign.parameters),
-                orders_left_table(game, faction), enemy_table(game, faction)]
+    presentation_type = CoordinatedPresentation
 
     # --------------------------------------------------------------- resolve
     def roll_label(self, purpose: str) -> Msg | str:
@@ -143,19 +100,16 @@ class CoordinatedOrders(Ruleset):
         start = game_from_tables(campaign.tables)
         game = start.copy()
         verdicts: list[coordinated.Verdict] = []
-        for faction in sorted(campaign.factions):
-            sheet = _rows(turn.orders.get(faction), "orders")
-            if sheet is not None and (len(sheet.frame) or sheet.rejected):
-                verdicts += coordinated.sequence(game, faction, coordinated.declarations(faction, sheet), params)
+        declared: list[reactions.Reaction] = []
+        for faction in sorted(campaign.factions):  # the same steps as check, on the shared game
+            orders = turn.orders.get(faction)
+            if orders is not None:
+                state = Declarations(game, start, params, faction)
+                carry_out_orders(self, params, state, orders)
+                verdicts += state.verdicts
+                declared += state.reactions
         legal = {v.declaration.co: v for v in verdicts if v.legal and v.declaration.faction == start.active}
-        judged: list[reactions.Judged] = []
-        for faction in sorted(campaign.factions):
-            sheet = _rows(turn.orders.get(faction), "reactions")
-            if sheet is None:
-                continue
-            rows = reactions.reactions(faction, sheet)
-            reactions.static_errors(start, rows)  # binds each row to its trooper
-            judged += [reactions.judge(r, legal.get(r.co)) for r in rows]
+        judged = [reactions.judge(r, legal.get(r.co)) for r in declared]
 
         facts_sheet = (turn.gm_input or {}).get("facts")
         facts = read_facts(facts_sheet)
@@ -188,9 +142,7 @@ class CoordinatedOrders(Ruleset):
         result = TurnResult(tables=game_to_tables(game, campaign.tables))
         result.outcomes = self._outcomes(verdicts, judged, plans)
         reporter = Reporter(campaign, start, game, verdicts, judged, plans, dice, facts)
-        result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
-        result.gm_reports = reporter.gm()
-        return result
+        return reporter.fill(result, campaign.factions)
 
     def _check_contacts(self, needed: list[Any], facts: dict[FactKey, Any], game: Game,
                         legal: dict[str, coordinated.Verdict], sheet: SheetRows | None, turn: TurnInput) -> None:

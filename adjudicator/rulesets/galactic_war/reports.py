@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.engine import reporting
+from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.rulesets.galactic_war.combat import Fought
@@ -21,10 +23,6 @@ OUTCOME_WORDS = {
     "BOTH_RETREATED": N_("both sides retreated"),
     "CAPPED": N_("unfinished: decided by the GM"),
 }
-
-
-def h(*headers: str) -> list[Msg]:
-    return [msg(text) for text in headers]
 
 
 def type_label(code: str) -> Msg:
@@ -61,7 +59,7 @@ def dice_rows(where: str, number: Any, fought: Fought, attacker: str, defender: 
     return rows
 
 
-class Reporter:
+class Reporter(reporting.Reporter):
     def __init__(self, campaign: Campaign, snapshot: World, world: World, battles: list[Battle],
                  invasions: list[Invasion], placements: list[Placement], ctx: BattleContext) -> None:
         self.campaign = campaign

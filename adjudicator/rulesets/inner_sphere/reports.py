@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.dice import Dice
+from adjudicator.engine import reporting
+from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
-from adjudicator.i18n import N_, Msg, msg
+from adjudicator.i18n import N_, msg
 from adjudicator.ledger import Ledger
 from adjudicator.rulesets.inner_sphere.data import bonuses
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
@@ -38,10 +40,6 @@ EXPERIENCE_LABELS = {c.code: c.label for c in EXPERIENCE}
 ACTION_LABELS = {c.code: c.label for c in MOVE_ACTIONS}
 
 
-def h(*headers: str) -> list[Msg]:
-    return [msg(text) for text in headers]
-
-
 def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
     """("Heavy mechs, factory of Hesperus, arrives in turn 7") as a row: what, where, turn."""
     system = world.systems[job.system].name if job.system in world.systems else job.system
@@ -63,7 +61,7 @@ def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
     return [text, job.system, what, arrives]
 
 
-class Reporter:
+class Reporter(reporting.Reporter):
     def __init__(self, campaign: Campaign, snapshot: World, world: World, ledger: Ledger, dice: Dice,
                  lines: dict[str, list[LineResult]], attempts: dict[str, list[FactoryAttempt]],
                  events: list[Event], moves: Movement | None = None, fights: list[Fight] | None = None,

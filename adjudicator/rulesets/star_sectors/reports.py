@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.engine import reporting
+from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, FactionOrders, ReportTable
-from adjudicator.i18n import N_, Msg, msg
+from adjudicator.i18n import N_, msg
 from adjudicator.ledger import Ledger
 from adjudicator.rulesets.star_sectors.orders.common import Done, OrderRow, Rejection
 from adjudicator.rulesets.star_sectors.phases import battle
@@ -31,11 +33,7 @@ def theft_rows(orders: dict[str, FactionOrders]) -> list[tuple[str, int, dict[st
     return found
 
 
-def h(*headers: str) -> list[Msg]:
-    return [msg(text) for text in headers]
-
-
-class Reporter:
+class Reporter(reporting.Reporter):
     def __init__(
         self,
         campaign: Campaign,

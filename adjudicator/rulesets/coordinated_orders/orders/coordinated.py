@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.validity import with_rejected
+from adjudicator.engine.orders import OrderType, Row
+from adjudicator.engine.outcome import Done
 from adjudicator.i18n import Msg, fold, msg
-from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, joined, targets_in
+from adjudicator.rulesets.coordinated_orders import schemas
+from adjudicator.rulesets.coordinated_orders.orders.common import Declarations, Rejection, joined, targets_in
 from adjudicator.rulesets.coordinated_orders.skills import skill
 from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game, Trooper, ident
 
@@ -71,26 +73,18 @@ class Verdict:
     consumption: Consumption | None = None
 
 
-def declarations(faction: str, sheet: Any) -> list[Declaration]:
-    """The COs of a sheet, in the order of their first row; a CO with a row the engine refused is illegal
-    whole, so the refused rows are read too (marked ``invalid``)."""
-    found: dict[str, Declaration] = {}
-    for row, r in with_rejected(sheet):
-        co = ident(r.get("co"))
-        if not co:
-            co = f"#{row}"  # a row without a code (reported by the core as C03) stands alone
-        skills: dict[int, Declared | None] = {}
-        for k in (1, 2):
-            code = r.get(f"skill{k}")
-            if code is None and not r.get(f"tool{k}") and not r.get(f"target{k}"):
-                skills[k] = None
-                continue
-            bonus = r.get(f"bonus{k}")
-            skills[k] = Declared(str(code or ""), str(r.get(f"tool{k}") or "").strip(),
-                                 str(r.get(f"target{k}") or "").strip(), int(bonus) if bonus is not None else 0)
-        entry = Entry(row, ident(r.get("trooper")), r.get("spearhead") == "YES", skills, row in sheet.rejected)
-        found.setdefault(co, Declaration(faction, co, [])).entries.append(entry)
-    return list(found.values())
+def entry_of(row: int, r: Any, invalid: bool) -> Entry:
+    """One row of a CO: its trooper, Spearhead and declared Skills."""
+    skills: dict[int, Declared | None] = {}
+    for k in (1, 2):
+        code = r.get(f"skill{k}")
+        if code is None and not r.get(f"tool{k}") and not r.get(f"target{k}"):
+            skills[k] = None
+            continue
+        bonus = r.get(f"bonus{k}")
+        skills[k] = Declared(str(code or ""), str(r.get(f"tool{k}") or "").strip(),
+                             str(r.get(f"target{k}") or "").strip(), int(bonus) if bonus is not None else 0)
+    return Entry(row, ident(r.get("trooper")), r.get("spearhead") == "YES", skills, invalid)
 
 
 def _names(entries: list[Entry]) -> str:
@@ -305,26 +299,41 @@ def forfeiters(dec: Declaration, params: dict[str, Any]) -> list[Trooper]:
     return [e.trooper for e in dec.entries if e.trooper is not None and e.trooper.deployment in HIDDEN]
 
 
-def sequence(game: Game, faction: str, decs: list[Declaration], params: dict[str, Any]) -> list[Verdict]:
-    """Every CO of the sheet judged in row order; ``game`` is updated by what the legal ones spend."""
-    verdicts = []
-    for dec in decs:
-        errors = static_errors(game, dec, params)
-        if not errors and any(e.invalid for e in dec.entries):
-            # a row refused at ``check`` for what the COs above it spent (V02, V03, V17): name the code again
-            errors = _resource_errors(game, dec, params)
-        if errors or any(e.invalid for e in dec.entries):
-            verdict = Verdict(dec, False, errors)
-            if params["illegal_co_consumes"] and not any(x.code in ("V01",) for x in errors):
-                verdict.consumption = _spend_illegal(game, dec, params)
-            verdicts.append(verdict)
-            continue
-        errors = _resource_errors(game, dec, params)
-        if errors:
-            verdicts.append(Verdict(dec, False, errors))
-            continue
-        verdicts.append(Verdict(dec, True, [], spend(game, dec, params)))
-    return verdicts
+#: The codes of what the COs above spent (V02, V03, V17): a CO refused for them alone spends nothing.
+RESOURCE_CODES = ("V02", "V03", "V17")
+
+
+class CoordinatedOrder(OrderType[Declaration, Declarations]):
+    """The rows of one CO code, judged as a whole, in the order of their first row: a CO finds the Command
+    Tokens and Regular Orders the legal COs above it left; a CO with a row intake refused is illegal whole."""
+
+    sheet = schemas.ORDERS
+    group = "co"
+
+    def group_of(self, values: Any, number: int) -> str:
+        return ident(values.get("co")) or f"#{number}"  # a row without a code (C03) stands alone
+
+    def read_group(self, rows: list[Row]) -> Declaration:
+        co = self.group_of(rows[0].values, rows[0].number)
+        return Declaration(rows[0].faction, co, [entry_of(r.number, r.values, r.refused) for r in rows])
+
+    def check(self, state: Declarations, order: Declaration) -> list[Rejection]:
+        errors = static_errors(state.game, order, state.params) or _resource_errors(state.game, order, state.params)
+        if not errors and any(e.invalid for e in order.entries):  # a row intake refused: illegal whole
+            return [Rejection("V00", Msg("{co}", {"co": order.co}), "co", quiet=True, row=order.first_row)]
+        return errors
+
+    def refused(self, state: Declarations, order: Declaration, rejections: list[Rejection]) -> None:
+        errors = [r for r in rejections if not r.quiet]
+        verdict = Verdict(order, False, errors)
+        spends = any(e.invalid for e in order.entries) or any(r.code not in RESOURCE_CODES for r in errors)
+        if state.params["illegal_co_consumes"] and spends and not any(r.code == "V01" for r in errors):
+            verdict.consumption = _spend_illegal(state.game, order, state.params)
+        state.verdicts.append(verdict)
+
+    def carry_out(self, state: Declarations, order: Declaration) -> Done:
+        state.verdicts.append(Verdict(order, True, [], spend(state.game, order, state.params)))
+        return Done(Msg("{co}", {"co": order.co}))
 
 
 def combat_group(dec: Declaration) -> int:

@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.engine.orders import OrderType, Row
+from adjudicator.engine.outcome import Done
 from adjudicator.i18n import Msg, msg
-from adjudicator.rulesets.coordinated_orders.orders.common import Rejection, targets_in
+from adjudicator.rulesets.coordinated_orders import schemas
+from adjudicator.rulesets.coordinated_orders.orders.common import Declarations, Rejection, targets_in
 from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict, reveals
 from adjudicator.rulesets.coordinated_orders.skills import skill
 from adjudicator.rulesets.coordinated_orders.state import Game, Trooper, ident
-from adjudicator.sheets import records
 
 
 @dataclass
@@ -46,46 +48,56 @@ class Judged:
     reason: Msg | None = None
 
 
-def reactions(faction: str, sheet: Any) -> list[Reaction]:
-    """The AROs of a sheet that passed."""
-    out = []
-    for row, r in records(sheet.frame):
-        out.append(Reaction(faction, row, ident(r.get("co")), ident(r.get("reactive")), str(r.get("aro") or ""),
-                            str(r.get("tool") or "").strip(), str(r.get("target") or "").strip(),
-                            r.get("delayed") == "YES", False))
-    return out
+def reaction_of(faction: str, row: int, r: Any) -> Reaction:
+    return Reaction(faction, row, ident(r.get("co")), ident(r.get("reactive")), str(r.get("aro") or ""),
+                    str(r.get("tool") or "").strip(), str(r.get("target") or "").strip(), r.get("delayed") == "YES",
+                    False)
 
 
-def static_errors(game: Game, rows: list[Reaction]) -> list[Rejection]:
-    """A01 (no target, or several) and A03 (not a reactive trooper of yours, twice, unknown tool)."""
+def errors_of(game: Game, r: Reaction, seen: set[tuple[str, str]]) -> list[Rejection]:
+    """A01 (no target, or several) and A03 (not a reactive trooper of yours, twice, unknown tool); ``seen``
+    holds the (CO, trooper) pairs of the rows above, and gets this row's."""
     errors: list[Rejection] = []
-    seen: set[tuple[str, str]] = set()
-    for r in rows:
-        if r.faction == game.active:
-            errors.append(Rejection("A03", msg("Only the reactive player declares AROs."), row=r.row, column="co"))
-            continue
-        trooper = game.troopers.get(r.ref)
-        trooper = trooper if trooper is not None and trooper.faction == r.faction else None
-        r.trooper = trooper
-        if trooper is None or not trooper.can_act or trooper.deployment == "AIRBORNE_OFF_TABLE":
-            errors.append(Rejection("A03", msg("{id} cannot react: it is not a trooper of yours on the table that "
-                                               "can act.", id=r.ref or "?"), row=r.row, column="reactive"))
-            continue
-        if (r.co, trooper.id) in seen:
-            errors.append(Rejection("A03", msg("{id} already reacts to {co}: one ARO per trooper and Order.",
-                                               id=trooper.id, co=r.co), row=r.row, column="reactive"))
-        seen.add((r.co, trooper.id))
-        if len(targets_in(r.target_ref)) != 1:
-            errors.append(Rejection("A01", msg("Each reactive Trooper must choose exactly one participant of the "
-                                               "Coordinated Order as its target."), row=r.row, column="target"))
-        info = skill(r.code)
-        if r.tool and trooper.tool(r.tool) is None:
-            errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool=r.tool),
-                                    row=r.row, column="tool"))
-        elif info is not None and info.attack and not r.tool:
-            errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool="—"),
-                                    row=r.row, column="tool"))
+    if r.faction == game.active:
+        return [Rejection("A03", msg("Only the reactive player declares AROs."), row=r.row, column="co")]
+    trooper = game.troopers.get(r.ref)
+    trooper = trooper if trooper is not None and trooper.faction == r.faction else None
+    r.trooper = trooper
+    if trooper is None or not trooper.can_act or trooper.deployment == "AIRBORNE_OFF_TABLE":
+        return [Rejection("A03", msg("{id} cannot react: it is not a trooper of yours on the table that can act.",
+                                     id=r.ref or "?"), row=r.row, column="reactive")]
+    if (r.co, trooper.id) in seen:
+        errors.append(Rejection("A03", msg("{id} already reacts to {co}: one ARO per trooper and Order.",
+                                           id=trooper.id, co=r.co), row=r.row, column="reactive"))
+    seen.add((r.co, trooper.id))
+    if len(targets_in(r.target_ref)) != 1:
+        errors.append(Rejection("A01", msg("Each reactive Trooper must choose exactly one participant of the "
+                                           "Coordinated Order as its target."), row=r.row, column="target"))
+    info = skill(r.code)
+    if r.tool and trooper.tool(r.tool) is None:
+        errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool=r.tool),
+                                row=r.row, column="tool"))
+    elif info is not None and info.attack and not r.tool:
+        errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool="—"),
+                                row=r.row, column="tool"))
     return errors
+
+
+class Aro(OrderType[Reaction, Declarations]):
+    """One ARO row: checked against the state before the turn; whether it stands against its CO is judged once
+    every faction's Coordinated Orders are known (:func:`judge`)."""
+
+    sheet = schemas.REACTIONS
+
+    def read(self, row: Row) -> Reaction:
+        return reaction_of(row.faction, row.number, row.values)
+
+    def check(self, state: Declarations, order: Reaction) -> list[Rejection]:
+        return errors_of(state.start, order, state.seen)
+
+    def carry_out(self, state: Declarations, order: Reaction) -> Done:
+        state.reactions.append(order)
+        return Done(Msg("{co}", {"co": order.co}))
 
 
 def judge(reaction: Reaction, verdict: Verdict | None) -> Judged:

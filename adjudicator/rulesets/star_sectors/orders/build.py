@@ -6,11 +6,14 @@ from adjudicator.i18n import msg
 from adjudicator.rulesets.star_sectors.orders.common import (
     Context,
     Done,
+    FactionState,
     OrderRow,
     Rejection,
+    StarOrder,
     change_fleet,
     debit,
     unknown_square,
+    whole_amount,
 )
 from adjudicator.rulesets.star_sectors.state import World
 
@@ -42,4 +45,30 @@ def carry_out(world: World, order: OrderRow, ctx: Context, phase: str) -> Done |
         return refused
     change_fleet(world, ctx, order.faction, order.square, amount, phase,
                  msg("Built from the treasury."), order.reference)
-    return Done(msg("{amount}R of fleet built in {square}.", amount=amount, square=order.square))
+    return built(order)
+
+
+def built(order: OrderRow) -> Done:
+    return Done(msg("{amount}R of fleet built in {square}.", amount=int(order.amount or 0), square=order.square))
+
+
+class Build(StarOrder):
+    """BUILD: checked against the snapshot and the treasury left; with ``build_timing = AFTER_MOVE`` carried
+    out after the moves (the R is set aside until then)."""
+
+    kind = "BUILD"
+    needs = ("square", "amount")
+
+    def step_of(self, parameters: dict) -> str:
+        return "late" if parameters["build_timing"] == "AFTER_MOVE" else "pre-step"
+
+    def check(self, state: FactionState, order: OrderRow) -> Rejection | None:
+        return (whole_amount(order) or check(state.snapshot, order, state.params)
+                or state.shortfall(int(order.amount or 0)))
+
+    def carry_out(self, state: FactionState, order: OrderRow) -> Done:
+        if self.step_of(state.params) == "late":
+            state.late_builds.append(order)
+            state.reserved += int(order.amount or 0)
+            return built(order)
+        return carry_out(state.world, order, state.ctx, "pre-step")  # type: ignore[return-value] - checked

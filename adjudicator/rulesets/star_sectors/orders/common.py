@@ -1,14 +1,18 @@
-"""What every order type shares: the order row, a rejection, and the spending of treasury R."""
+"""What every order type shares: the order row, the faction's state its orders are checked against and carried
+out on, the spending of treasury R, and the reading of a row."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.orders import OrderType, Row
 from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import Msg, msg
 from adjudicator.ledger import Ledger
-from adjudicator.rulesets.star_sectors.state import World
+from adjudicator.rulesets.star_sectors import schemas
+from adjudicator.rulesets.star_sectors.state import World, square_id
 
 
 @dataclass(frozen=True)
@@ -29,8 +33,22 @@ class OrderRow:
         return f"{self.faction}:{self.kind}:row {self.row}"
 
 
-
-
+def order_row(faction: str, number: int, row: Any) -> OrderRow:
+    """A row of the Orders sheet (typed values by column key) as an :class:`OrderRow`."""
+    path = tuple(square_id(p) for p in str(row.get("path") or "").replace(",", " ").replace("→", " ").split())
+    amount = row.get("amount")
+    return OrderRow(
+        faction=faction,
+        row=int(number),
+        kind=str(row.get("order")),
+        square=square_id(row["square"]) if row.get("square") else "",
+        to=square_id(row["to"]) if row.get("to") else "",
+        amount=amount if amount is not None else None,
+        project=str(row.get("project") or "").strip(),
+        victim=str(row.get("victim") or "").strip().upper(),
+        path=path,
+        description=str(row.get("description") or ""),
+    )
 
 
 @dataclass
@@ -43,9 +61,52 @@ class Context:
     factions: set[str] = field(default_factory=set)
 
 
-def debit(world: World, ctx: Context, faction: str, amount: int, phase: str, cause: Msg, ref: str) -> Rejection | None:
-    """Take ``amount`` from the treasury, or refuse with E05 when it is not there."""
-    available = world.treasury.get(faction, 0)
+@dataclass
+class FactionState:
+    """One faction's orders up to movement: the start-of-turn ``snapshot`` (read only), the ``world`` as its
+    orders left it so far, and what its rows have asked of it. ``check`` builds one for the player, ``run`` one
+    per faction on the shared world; everything here touches only the faction's own treasury and fleets, so
+    factions can be carried out in any order with the same result."""
+
+    snapshot: World
+    world: World
+    ctx: Context
+    faction: str
+    requests: int = 0
+    thefts: int = 0
+    asked: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # MOVE: R asked of each square
+    committed: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # MOVE: R accepted from it
+    overdrawn: set[str] = field(default_factory=set)
+    moves: list[tuple[OrderRow, int]] = field(default_factory=list)
+    late_builds: list[OrderRow] = field(default_factory=list)  # build_timing = AFTER_MOVE
+    reserved: int = 0  # R the late builds will take
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.ctx.params
+
+    def shortfall(self, amount: int) -> Rejection | None:
+        """E05 when the treasury (less what the late builds will take) cannot pay ``amount``."""
+        return shortfall(self.world.treasury.get(self.faction, 0) - self.reserved, amount)
+
+
+class StarOrder(OrderType[OrderRow, FactionState]):
+    """An order type of the Orders sheet: the row read as an :class:`OrderRow`."""
+
+    sheet = schemas.ORDERS
+
+    def read(self, row: Row) -> OrderRow:
+        return order_row(row.faction, row.number, row.values)
+
+
+def whole_amount(order: OrderRow) -> Rejection | None:
+    """E11: an amount of R is a whole number (ALL only where the order type takes it)."""
+    if not isinstance(order.amount, int):
+        return Rejection("E11", msg("Amounts must be positive whole numbers of R."), "amount", None)
+    return None
+
+
+def shortfall(available: int, amount: int) -> Rejection | None:
     if amount > available:
         return Rejection(
             "E05",
@@ -55,6 +116,15 @@ def debit(world: World, ctx: Context, faction: str, amount: int, phase: str, cau
             "amount",
             msg("Lower the amount, or put this order above the orders you can do without."),
         )
+    return None
+
+
+def debit(world: World, ctx: Context, faction: str, amount: int, phase: str, cause: Msg, ref: str) -> Rejection | None:
+    """Take ``amount`` from the treasury, or refuse with E05 when it is not there."""
+    available = world.treasury.get(faction, 0)
+    refused = shortfall(available, amount)
+    if refused:
+        return refused
     world.treasury[faction] = available - amount
     ctx.ledger.post(phase, faction, "treasury", -amount, world.treasury[faction], cause, ref)
     return None

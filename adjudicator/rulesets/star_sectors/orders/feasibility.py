@@ -4,7 +4,16 @@ scientists answer in the GM input (G4)."""
 from __future__ import annotations
 
 from adjudicator.i18n import msg
-from adjudicator.rulesets.star_sectors.orders.common import Context, Done, OrderRow, Rejection, credit, debit
+from adjudicator.rulesets.star_sectors.orders.common import (
+    Context,
+    Done,
+    FactionState,
+    OrderRow,
+    Rejection,
+    StarOrder,
+    credit,
+    debit,
+)
 from adjudicator.rulesets.star_sectors.state import Project, World
 
 
@@ -37,3 +46,16 @@ def answer(world: World, pid: str, verdict: str, price: int | None, ctx: Context
     if verdict == "REJECTED" and ctx.params["refund_rejected"]:
         credit(world, ctx, project.faction, int(ctx.params["feasibility_fee"]), "step 2",
                msg("Fee refunded: request {project} was too specific.", project=pid), reference)
+
+
+class Feasibility(StarOrder):
+    kind = "FEASIBILITY"
+    needs = ("description",)
+    step = "pre-step"
+
+    def check(self, state: FactionState, order: OrderRow) -> Rejection | None:
+        return check(state.snapshot, order, state.params) or state.shortfall(int(state.params["feasibility_fee"]))
+
+    def carry_out(self, state: FactionState, order: OrderRow) -> Done:
+        state.requests += 1
+        return carry_out(state.world, order, state.ctx, state.requests)  # type: ignore[return-value] - checked

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from adjudicator.i18n import msg
 from adjudicator.rulesets.star_sectors.orders.common import (
     Context,
     Done,
+    FactionState,
     OrderRow,
     Rejection,
+    StarOrder,
     change_fleet,
     unknown_square,
 )
@@ -98,40 +98,52 @@ def check(snapshot: World, order: OrderRow, params: dict) -> Rejection | None:
     return None
 
 
-def plan(world: World, orders: list[OrderRow]) -> tuple[dict[int, Done | Rejection], list[tuple[OrderRow, int]]]:
-    """Check the amounts of one faction's legal moves (E04) against the fleets after the pre-step.
+def asked(state: FactionState, order: OrderRow) -> Rejection | None:
+    """E04 for the amounts of one faction's legal moves, against its fleets after the pre-step.
 
     Rows from the same square are taken in sheet order; once they ask for more than the fleet holds,
     that row and every later row from the same square are rejected (spec E04). ``ALL`` takes what is
-    left."""
-    outcomes: dict[int, Done | Rejection] = {}
-    accepted: list[tuple[OrderRow, int]] = []
-    committed: dict[str, int] = defaultdict(int)
-    wanted: dict[str, int] = defaultdict(int)
-    overdrawn: set[str] = set()
-    for order in orders:
-        have = world.value(order.faction, order.square)
-        left = have - committed[order.square]
-        amount = left if order.amount == "ALL" else int(order.amount or 0)
-        wanted[order.square] += max(amount, 0)
-        if order.square in overdrawn or amount <= 0 or amount > left:
-            overdrawn.add(order.square)
-            outcomes[order.row] = Rejection(
-                "E04",
-                msg(
-                    "You have {have}R of fleet in {a}; your orders move {wanted}R.",
-                    have=have,
-                    a=order.square,
-                    wanted=wanted[order.square],
-                ),
-                "amount",
-                msg("Move at most what you have in {a}.", a=order.square),
-            )
-            continue
-        committed[order.square] += amount
-        accepted.append((order, amount))
-        outcomes[order.row] = Done(msg("{amount}R moved {a}→{b}.", amount=amount, a=order.square, b=order.to))
-    return outcomes, accepted
+    left. The check notes in ``state`` what each square was asked, for the rows after it."""
+    have = state.world.value(order.faction, order.square)
+    amount = moved(state, order)
+    state.asked[order.square] += max(amount, 0)
+    if order.square in state.overdrawn or amount <= 0 or amount > have - state.committed[order.square]:
+        state.overdrawn.add(order.square)
+        return Rejection(
+            "E04",
+            msg(
+                "You have {have}R of fleet in {a}; your orders move {wanted}R.",
+                have=have,
+                a=order.square,
+                wanted=state.asked[order.square],
+            ),
+            "amount",
+            msg("Move at most what you have in {a}.", a=order.square),
+        )
+    return None
+
+
+def moved(state: FactionState, order: OrderRow) -> int:
+    left = state.world.value(order.faction, order.square) - state.committed[order.square]
+    return left if order.amount == "ALL" else int(order.amount or 0)
+
+
+class Move(StarOrder):
+    """MOVE: checked against the snapshot, then its amount against what is left in the square; the accepted
+    moves are applied all at once after every faction's orders (:func:`apply_all`)."""
+
+    kind = "MOVE"
+    needs = ("square", "to", "amount")
+    step = "move"
+
+    def check(self, state: FactionState, order: OrderRow) -> Rejection | None:
+        return check(state.snapshot, order, state.params) or asked(state, order)
+
+    def carry_out(self, state: FactionState, order: OrderRow) -> Done:
+        amount = moved(state, order)
+        state.committed[order.square] += amount
+        state.moves.append((order, amount))
+        return Done(msg("{amount}R moved {a}→{b}.", amount=amount, a=order.square, b=order.to))
 
 
 def apply_all(world: World, moves: list[tuple[OrderRow, int]], ctx: Context) -> None:

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from adjudicator.i18n import msg
-from adjudicator.rulesets.star_sectors.orders.common import Context, Done, OrderRow, Rejection, debit
+from adjudicator.rulesets.star_sectors.orders.common import (
+    Context,
+    Done,
+    FactionState,
+    OrderRow,
+    Rejection,
+    StarOrder,
+    debit,
+    whole_amount,
+)
 from adjudicator.rulesets.star_sectors.state import World
 
 
@@ -43,10 +52,26 @@ def pay(world: World, faction: str, pid: str, amount: int, ctx: Context, phase: 
         project.status = "PAID"
         project.available_from = ctx.turn + 1
     if charge < amount:  # E08, a warning: the charge is capped at what was still due
-        return Done(msg("Only {rem}R was still due; {rem}R charged.", rem=charge), partial=True)
+        capped = msg("Only {rem}R was still due; {rem}R charged.", rem=charge)
+        return Done(capped, partial=True, warning=capped, code="E08", column="amount")
     return Done(msg("{amount}R paid for {project} ({paid} of {price}R).", amount=charge, project=pid,
                     paid=project.paid, price=project.price))
 
 
 def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     return pay(world, order.faction, order.project, int(order.amount or 0), ctx, "pre-step", order.reference)
+
+
+class ResearchPay(StarOrder):
+    kind = "RESEARCH_PAY"
+    needs = ("project", "amount")
+    step = "pre-step"
+
+    def check(self, state: FactionState, order: OrderRow) -> Rejection | None:
+        refused = whole_amount(order) or payable(state.world, order.faction, order.project)
+        if refused:
+            return refused
+        return state.shortfall(min(int(order.amount or 0), state.world.projects[order.project].remaining))
+
+    def carry_out(self, state: FactionState, order: OrderRow) -> Done:
+        return carry_out(state.world, order, state.ctx)  # type: ignore[return-value] - checked

@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 
 from adjudicator.i18n import msg
-from adjudicator.rulesets.star_sectors.orders.common import Context, Done, OrderRow, Rejection, debit
+from adjudicator.rulesets.star_sectors.orders.common import (
+    Context,
+    Done,
+    FactionState,
+    OrderRow,
+    Rejection,
+    StarOrder,
+    debit,
+)
 from adjudicator.rulesets.star_sectors.state import Project, World
 
 
@@ -60,3 +68,26 @@ def carry_out(world: World, order: OrderRow, ctx: Context, number: int) -> Done 
     project.available_from = ctx.turn + 1
     world.projects[pid] = project
     return Done(msg("{id} stolen for {price}R; usable from turn {turn}.", id=component, price=cost, turn=ctx.turn + 1))
+
+
+class Theft(StarOrder):
+    kind = "THEFT"
+    needs = ("project", "victim")
+    step = "theft"
+
+    def check(self, state: FactionState, order: OrderRow) -> Rejection | None:
+        if order.victim not in state.ctx.factions or order.victim == order.faction:
+            return Rejection(
+                "E15",
+                msg("{victim} is not another faction of this campaign.", victim=order.victim),
+                "victim",
+                msg("Write the ID of the faction that fielded the component."),
+            )
+        refused = check(state.snapshot, order, state.params, state.ctx.turn)
+        if refused or state.params["theft_installments"]:
+            return refused
+        return state.shortfall(price(state.world, state.world.projects[order.project].component, state.params))
+
+    def carry_out(self, state: FactionState, order: OrderRow) -> Done:
+        state.thefts += 1
+        return carry_out(state.world, order, state.ctx, state.thefts)  # type: ignore[return-value] - checked

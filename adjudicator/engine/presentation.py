@@ -1,0 +1,79 @@
+"""A ruleset's presentation, apart from its rules: what its order workbook shows besides the declared columns.
+
+The rules of a game (its tables, parameters, order types, ``resolve``) are the :class:`Ruleset`; how its order
+workbook looks (example rows, dropdown suggestions, reference sheets, the budget block and its preview costs,
+the lookups of its formulas, a last touch to the workbook) is a :class:`Presentation` the ruleset gives with
+:meth:`Ruleset.presentation`. The engine only declares this interface; the workbook library is used by the
+template writer (``adjudicator.xlsx.templates``), which hands :meth:`Presentation.decorate_template` its
+workbook.
+
+A ruleset written before this interface overrides the same methods on the ruleset itself; :func:`of_ruleset`
+gives such a ruleset a presentation that forwards to them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adjudicator.engine.ruleset import Campaign, ReportTable, Ruleset
+
+#: The presentation hooks, once methods of the ruleset (kept there, forwarding, for older rulesets and callers).
+HOOKS = ("example_rows", "reference_tables", "decorate_template", "template_lookups", "template_budget",
+         "preview_cost", "choice_lists")
+
+
+class Presentation:
+    """How a ruleset's order workbook looks; every hook is optional."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
+        """One filled example row per order type, by order sheet key (values by column key), shown on the
+        instructions sheet of the faction's order workbook. By default, the ``[examples]`` table of the
+        ruleset's bundled ``scenario.toml`` (illustrative rows, the same for every faction)."""
+        import tomllib
+
+        scenario = self.ruleset.example_dir() / "scenario.toml"
+        if not scenario.exists():
+            return {}
+        examples = tomllib.loads(scenario.read_text(encoding="utf-8")).get("examples", {})
+        return {key: list(rows) for key, rows in examples.items() if isinstance(rows, list)}
+
+    def reference_tables(self, campaign: Campaign, faction: str) -> list[ReportTable]:
+        """Read-only tables shown in the faction's order workbook (its roster, its forces...), each on a
+        protected sheet after the order sheets. Only what the faction may see."""
+        return []
+
+    def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
+        """Last touches to a freshly built order workbook (the template writer's workbook object), for what
+        the declarative columns cannot say. Whatever it adds is a preview: the engine never reads it back."""
+
+    def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
+        """Two-column tables (key, number) that the template's formulas look up as ``{lookup:NAME}``."""
+        return {}
+
+    def template_budget(self, campaign: Campaign, faction: str) -> int | None:
+        """The treasury shown in the order workbook's budget block (None: no budget block)."""
+        return None
+
+    def preview_cost(self, campaign: Campaign, faction: str, row: dict[str, Any]) -> float:
+        """What the template's cost column should show for an order row (the engine's own figure)."""
+        return 0
+
+    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+        """Values offered in dropdowns of the order template, by column key."""
+        return {}
+
+
+def of_ruleset(ruleset: Ruleset) -> Presentation:
+    """The ruleset's ``presentation_type``, except for the hooks the ruleset's class still overrides on itself
+    (the former ``Ruleset`` methods): those are the ruleset's."""
+    from adjudicator.engine.ruleset import Ruleset
+
+    presentation = (ruleset.presentation_type or Presentation)(ruleset)
+    for name in HOOKS:
+        if getattr(type(ruleset), name) is not getattr(Ruleset, name):
+            setattr(presentation, name, getattr(ruleset, name))
+    return presentation
