@@ -28,6 +28,7 @@ from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import NullLedger
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.star_sectors import schemas
+from adjudicator.rulesets.star_sectors.dropdowns import square_lists
 from adjudicator.rulesets.star_sectors.orders import build, disband, feasibility, move, research_pay, theft
 from adjudicator.rulesets.star_sectors.orders.common import (
     Context,
@@ -275,8 +276,7 @@ class StarSectors(Ruleset):
         own = sorted(p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE")
         seen = sorted({u.project for u in world.usages if u.faction != faction})
         return {
-            "square": sorted(world.squares),
-            "to": sorted(world.squares),
+            **square_lists(world, faction, campaign.parameters),  # what this faction may name, not the map
             "project": own + [p for p in seen if p not in own],
             "victim": sorted(f for f in campaign.factions if f != faction),
         }
