@@ -5,29 +5,34 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow lint bench templates clean messages pictures
+.PHONY: demo test test-slow lint bench templates clean messages pictures catalogs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m adjudicator.catalogs
 	touch $(STAMP)
 
-demo: $(STAMP)
+# The compiled message catalogs (.mo beside each .po), read at start-up instead of parsing the .po files.
+catalogs: $(STAMP)
+	$(BIN)/python -m adjudicator.catalogs
+
+demo: $(STAMP) catalogs
 	$(BIN)/adjudicator demo --out demo-output
 
 # The tests on both cores; the slow ones (hostile corpus, kill tests, property tests) apart, in test-slow,
 # which CI runs after them.
-test: $(STAMP)
+test: $(STAMP) catalogs
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not slow"
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) catalogs
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check adjudicator tests benchmarks
 
-bench: $(STAMP)
+bench: $(STAMP) catalogs
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/odds_speed.py
 	$(BIN)/python benchmarks/galactic_war_odds.py
@@ -69,3 +74,4 @@ messages: $(STAMP)
 	    fi; \
 	  done; \
 	done
+	$(BIN)/python -m adjudicator.catalogs

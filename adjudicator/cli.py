@@ -27,15 +27,12 @@ from adjudicator.campaign import pipeline
 from adjudicator.campaign.deadlines import missing_reasons
 from adjudicator.campaign.store import CampaignBusyError
 from adjudicator.campaign.submissions import Submission
-from adjudicator.cases_command import cases_command
 from adjudicator.click_i18n import language_from_environment
-from adjudicator.console import console_command
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
-from adjudicator.mail.cli import mail_group, publish_command
+from adjudicator.lazy_commands import add_all, add_lazy_command
 from adjudicator.problems import Problem, RulesetFailure
 from adjudicator.safe_text import for_terminal, terminal_text
-from adjudicator.verify import verify_command
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
@@ -175,13 +172,14 @@ class LanguageFirstGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        found = super().get_command(ctx, cmd_name)
+        found = super().get_command(ctx, cmd_name) or add_lazy_command(self, cmd_name)
         if found is None:  # perhaps a ruleset's command: load the rulesets only now
             _add_ruleset_commands()
             found = super().get_command(ctx, cmd_name)
         return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        add_all(self)
         _add_ruleset_commands()
         return super().list_commands(ctx)
 
@@ -367,11 +365,6 @@ def _add_ruleset_commands() -> None:
                 main.add_command(command)
 
 
-main.add_command(console_command)
-main.add_command(verify_command)
-main.add_command(mail_group)
-main.add_command(publish_command)
-main.add_command(cases_command)
 click_i18n.install(language_from_environment() or "en", main)  # for what click prints before --lang is read
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,14 +3,14 @@
 Every string a player or GM reads is written in English in the code, marked with :func:`msg`,
 :func:`msg_n` or :func:`N_`, extracted by Babel into ``locale/adjudicator.pot`` and translated in
 ``locale/<lang>/LC_MESSAGES/adjudicator.po``; each ruleset has its own catalog beside its code
-(``rulesets/<name>/locale/``). The ``.po`` files are merged and compiled in memory when first needed,
-so a catalog can never be stale.
+(``rulesets/<name>/locale/``). Each ``.po`` is read from the ``.mo`` compiled beside it at install
+(``make``) time, or compiled in memory when that is missing or older (:mod:`adjudicator.catalogs`), so a
+catalog can never be stale; the catalogs of a language are merged when first needed.
 """
 
 from __future__ import annotations
 
 import gettext
-import io
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -21,10 +21,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
+from adjudicator import catalogs
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "ru")
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "ru": "Русский"}
@@ -99,21 +96,8 @@ def _translations(lang: str, locale: Traversable | None) -> gettext.NullTranslat
         return gettext.NullTranslations()
     if lang not in LANGUAGES:
         raise UnsupportedLanguageError(f"unsupported language: {lang!r}")
-    merged: Catalog | None = None
-    for po in catalog_files(lang) if locale is None else scoped_catalog_files(lang, locale):
-        with po.open("rb") as handle:
-            catalog = read_po(handle, locale=lang, domain=DOMAIN)
-        if merged is None:
-            merged = catalog
-            continue
-        for message in catalog:
-            translated = all(message.string) if isinstance(message.string, tuple) else bool(message.string)
-            if message.id and translated and not message.fuzzy and message.id not in merged:
-                merged[message.id] = message
-    compiled = io.BytesIO()
-    write_mo(compiled, merged)  # type: ignore[arg-type]
-    compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+    files = catalog_files(lang) if locale is None else scoped_catalog_files(lang, locale)
+    return catalogs.merged([catalogs.compiled(po, lang) for po in files])
 
 
 def gettext_in(lang: str, text: str) -> str:

@@ -1,20 +1,19 @@
-"""Cell-level validation of a table read from a workbook, with pandera collecting every failure.
+"""Cell-level validation of a table read from a workbook, collecting every failure.
 
-Each column's kind becomes element-wise pandera checks named by our stable problem codes; the
-lazy validation gathers every failing cell at once, and each failure becomes a :class:`Problem`
-at its cell. The valid values are then converted (whole numbers to ``int``, choices to their
-canonical code) and the rows with a failed cell are marked ``_invalid``.
+Each column's kind becomes element-wise checks named by our stable problem codes (a required cell
+left blank, C01/C02 a value of the wrong type, C04 out of range), applied to every cell as pandera's
+lazy validation did (column by column, the blank check first, a check only on filled cells); each
+failure becomes a :class:`Problem` at its cell. The valid values are then converted (whole numbers
+to ``int``, choices to their canonical code) and the rows with a failed cell are marked ``_invalid``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pandas as pd
-import pandera.pandas as pa
-from pandera.errors import SchemaErrors
 
 from adjudicator.i18n import Msg, Words, fold, msg
 from adjudicator.problems import Problem, ProblemList, Severity
@@ -74,20 +73,30 @@ def _range_ok(column: Column, convert: Callable[[Any], Any]) -> Callable[[Any], 
     return check
 
 
-def _schema(table: Table) -> pa.DataFrameSchema:
-    columns = {}
-    for key in table.frame.columns:
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NaT
+
+
+def _failures(table: Table) -> Iterator[tuple[int, str, str]]:
+    """``(row, column key, check)`` of every failing cell: by column; in a column the blank cells of a
+    required column (``not_nullable``), then each check of the column (``C01``, ``C04``) on the filled cells,
+    in row order."""
+    frame = table.frame
+    for key in frame.columns:
         column = table.schema.column(key)
         if column.computed:
             continue
         convert = _converter(column)
-        checks = []
+        checks: list[tuple[str, Callable[[Any], bool]]] = []
         if column.kind is not Kind.TEXT:
-            checks.append(pa.Check(lambda v, c=convert: c(v) is not None, element_wise=True, name="C01"))
+            checks.append(("C01", lambda v, c=convert: c(v) is not None))
         if column.minimum is not None or column.maximum is not None:
-            checks.append(pa.Check(_range_ok(column, convert), element_wise=True, name="C04"))
-        columns[key] = pa.Column(object, checks=checks, nullable=not column.required, required=False)
-    return pa.DataFrameSchema(columns, strict=False)
+            checks.append(("C04", _range_ok(column, convert)))
+        cells = list(frame[key].items())
+        if column.required:
+            yield from ((int(row), key, "not_nullable") for row, value in cells if _blank(value))
+        for name, check in checks:
+            yield from ((int(row), key, name) for row, value in cells if not _blank(value) and not check(value))
 
 
 def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
@@ -116,29 +125,23 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
     frame = table.frame
     invalid = pd.Series(False, index=frame.index, dtype=bool)
     bad_cells: set[tuple[int, str]] = set()
-    try:
-        _schema(table).validate(frame, lazy=True)
-    except SchemaErrors as errors:
-        for case in errors.failure_cases.itertuples(index=False):
-            if case.index is None or pd.isna(case.index) or case.column not in frame.columns:
-                continue
-            row = int(case.index)
-            column = table.schema.column(str(case.column))
-            where = {"file": file, "sheet": table.sheet, "cell": table.cell(row, column.key), "row": row}
-            label = msg(column.header)
-            if case.check == "not_nullable":
-                message = msg("{column} is required here.", column=label)
-                hint = msg("Fill in {column} or delete the row.", column=label)
-                code = "C03"
-            elif case.check == "C04":
-                code, message = "C04", msg("{value} is out of range.", value=str(frame.at[row, column.key]))
-                hint = _range_hint(column)
-            else:
-                code = "C02" if column.kind is Kind.CHOICE else "C01"
-                message, hint = _type_message(column, frame.at[row, column.key])
-            problems.add(Problem(code, Severity.ERROR, message, hint, **where))  # type: ignore[arg-type]
-            invalid.loc[row] = True
-            bad_cells.add((row, column.key))
+    for row, key, check in _failures(table):
+        column = table.schema.column(key)
+        where = {"file": file, "sheet": table.sheet, "cell": table.cell(row, column.key), "row": row}
+        label = msg(column.header)
+        if check == "not_nullable":
+            message = msg("{column} is required here.", column=label)
+            hint = msg("Fill in {column} or delete the row.", column=label)
+            code = "C03"
+        elif check == "C04":
+            code, message = "C04", msg("{value} is out of range.", value=str(frame.at[row, column.key]))
+            hint = _range_hint(column)
+        else:
+            code = "C02" if column.kind is Kind.CHOICE else "C01"
+            message, hint = _type_message(column, frame.at[row, column.key])
+        problems.add(Problem(code, Severity.ERROR, message, hint, **where))  # type: ignore[arg-type]
+        invalid.loc[row] = True
+        bad_cells.add((row, column.key))
     typed = pd.DataFrame(index=frame.index)
     for key in frame.columns:
         if table.schema.column(key).computed:

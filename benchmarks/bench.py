@@ -1,15 +1,17 @@
 """`make bench`: the turn against its I/O floor, the scaling table and peak memory, written to benchmarks/results/.
 
     python benchmarks/bench.py [--factions 40] [--orders 300] [--scaling 10,20,40,80,160]
-                               [--scaling-orders 100] [--rulesets star_sectors,inner_sphere,...]
+                               [--scaling-orders 100] [--rulesets star_sectors,inner_sphere,...] [--startup-runs 5]
 
+0. `check` of one example workbook, the whole process, against python + openpyxl import + a calamine read
+   of it (benchmarks/startup.py; ``--startup-runs`` paired runs, medians).
 1. Ratios: for each ruleset a generated campaign (star_sectors: FACTIONS × ORDERS on a map that grows with
    the factions; the others: their example world with ORDERS rows a sheet), `check`, `run` pass 1 and pass 2
    measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory.
 2. Scaling: star_sectors at each number of factions of ``--scaling`` (``--scaling-orders`` rows each), the CPU
    seconds of check and of the whole run, each doubling's factor (target: at most 2.2×), peak memory
-   (target: under 500 MB at 160 factions), and the same for the floor (each order workbook lists every
-   square of the map for its dropdowns, so the floor itself grows faster than the factions).
+   (target: under 500 MB at 160 factions), and the same for the floor (what the floor reads and writes; the
+   master's Map sheet grows with the map, each order workbook's dropdowns only with its own faction).
 Targets (issue 16): run and check within 1.5× of the floor. The machine's load is recorded with the figures.
 """
 
@@ -35,12 +37,17 @@ MEMORY_TARGET_MB = 500
 
 
 def _child(args: list[str]) -> dict[str, Any]:
-    """Run ``bench.py --one …`` in a fresh process; its JSON and its peak resident size."""
+    """Run ``bench.py --one …`` in a fresh process; its JSON and its peak resident size. A run whose second
+    pass did not resolve the turn (a request left for the GM) is refused: its figures would stop early."""
     done = subprocess.run([sys.executable, str(Path(__file__)), "--one", *args], capture_output=True, text=True,
                           check=False)
     if done.returncode:
         raise SystemExit(f"benchmark step {args} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout)
+    row = json.loads(done.stdout)
+    if "turn_after" in row and row["turn_after"] != row["turn_before"] + 1:
+        raise SystemExit(f"benchmark step {args}: run pass 2 did not resolve turn {row['turn_before']} "
+                         "(the GM's input still waits): its figures would not be the whole turn's")
+    return row
 
 
 def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
@@ -79,6 +86,8 @@ def main() -> None:
     parser.add_argument("--rulesets", default="star_sectors,inner_sphere,galactic_war,coordinated_orders")
     parser.add_argument("--scaling", default="10,20,40,80,160")
     parser.add_argument("--scaling-orders", type=int, default=100)
+    parser.add_argument("--startup-runs", type=int, default=5,
+                        help="paired runs of the one-workbook check (benchmarks/startup.py); 0 skips it")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
     if args.one:
@@ -90,6 +99,18 @@ def main() -> None:
                               "load_before": os.getloadavg(), "ratios": {}, "scaling": []}
     ok = True
     print(f"load {os.getloadavg()[0]:.2f}; CPU seconds (wall in brackets), project / floor = ratio")
+    if args.startup_runs:
+        from startup import measure as startup_measure
+
+        one_book = startup_measure(runs=args.startup_runs)
+        result["startup"] = one_book
+        met = one_book["ratio_cpu"] <= RATIO_TARGET
+        ok &= met
+        print(f"\n{one_book['command']} (whole process, median of {one_book['runs']}) / python + openpyxl import + "
+              f"calamine read:\n  {one_book['project']['cpu_s']:8.2f} s ({one_book['project']['wall_s']:.2f}) / "
+              f"{one_book['floor']['cpu_s']:6.2f} s ({one_book['floor']['wall_s']:.2f}) = "
+              f"{one_book['ratio_cpu']:5.2f}× (wall {one_book['ratio_wall']:.2f}×) "
+              f"{'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}")
     for ruleset in [r for r in args.rulesets.split(",") if r]:
         factions = args.factions if ruleset == "star_sectors" else 99
         if ruleset != "star_sectors":
@@ -126,8 +147,7 @@ def main() -> None:
         if previous:
             entry["check_factor"] = round(entry["check_cpu_s"] / previous["check_cpu_s"], 2)
             entry["run_factor"] = round(run_s / previous["run_cpu_s"], 2)
-            # The floor's own factors: every order workbook lists every square for its dropdowns, so what is
-            # read and written grows faster than the factions when the map grows with them.
+            # The floor's own factors: what is read and written (the master's Map grows with the map).
             entry["floor_check_factor"] = round(entry["floor_check_cpu_s"] / previous["floor_check_cpu_s"], 2)
             entry["floor_run_factor"] = round(floor_run / previous["floor_run_cpu_s"], 2)
             ok &= entry["check_factor"] <= DOUBLING_TARGET and entry["run_factor"] <= DOUBLING_TARGET

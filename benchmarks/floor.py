@@ -131,7 +131,7 @@ def measure(campaign: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "campaign"
         shutil.copytree(campaign, root)
-        out: dict[str, Any] = {}
+        out: dict[str, Any] = {"turn_before": pipeline.open_campaign(root)[1].turn}
         check = Step(root, pipeline.check, Path(tmp) / "check")
         out["check"] = check.summary(check.floor())
         first = Step(root, pipeline.run, Path(tmp) / "run1")

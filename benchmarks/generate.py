@@ -54,6 +54,20 @@ def _square(index: int, size: int) -> str:
     return f"{letters(x)}{y + 1}"
 
 
+def _own_neighbour(here: int, first: int, size: int) -> int | None:
+    """A square orthogonally next to ``here`` in the faction's own block (the run of squares from ``first``):
+    right, left, below or above. A move never enters another faction's square, so no battle waits for the GM
+    (the blocks are runs of the row-major order, which may wrap onto the next row at any size). None for a
+    block's first or last square alone at the edge of its row."""
+    x, y = here % size, here // size
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if 0 <= x + dx < size and 0 <= y + dy < size:
+            there = (y + dy) * size + x + dx
+            if first <= there < first + SQUARES_PER_FACTION:
+                return there
+    return None
+
+
 def star_sectors(factions: int, orders: int, seed: int, mistakes: float) -> tuple[dict[str, Any], int]:
     size = map_size(factions)
     names = [f"F{i:03d}" for i in range(factions)]
@@ -71,14 +85,11 @@ def star_sectors(factions: int, orders: int, seed: int, mistakes: float) -> tupl
         for r in range(orders):
             k = r % SQUARES_PER_FACTION
             here = first + k
-            # a neighbour inside the faction's own block: right, else left (blocks are whole runs of squares)
-            there = here + 1 if (here + 1) % size and k + 1 < SQUARES_PER_FACTION else here - 1
-            if there // size != here // size:
-                there = here + size if k + size < SQUARES_PER_FACTION else here - size
+            there = _own_neighbour(here, first, size)
             if every and r % every == every - 1:
                 rows.append({"order": "MOVE", "square": MISSING_SQUARE, "to": _square(here, size), "amount": 1})
                 wrong += 1
-            elif r % 3 == 0:
+            elif r % 3 == 0 or there is None:
                 rows.append({"order": "BUILD", "square": _square(here, size), "amount": 1})
             elif r % 3 == 1:
                 rows.append({"order": "MOVE", "square": _square(here, size), "to": _square(there, size), "amount": 1})

@@ -2,7 +2,7 @@
 
     python benchmarks/maps.py [--factions 20] [--rows 500] [--size 20]
 
-Builds the large star_sectors campaign of benchmarks/run.py (FACTIONS factions on a SIZE x SIZE map,
+Builds a large star_sectors campaign (FACTIONS factions on a SIZE x SIZE map, each holding a column,
 ROWS orders each), resolves its turn, and measures the time spent drawing the maps (one per faction,
 the GM's and the public one) and adding the Map, Changes and History tabs, against the whole turn.
 Target: the maps under 15 % of the turn's CPU time (the pictures' whole work, Changes and History tabs
@@ -23,13 +23,54 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from openpyxl import load_workbook  # noqa: E402
-from run import orders, scenario  # noqa: E402
 
 from adjudicator.campaign import pipeline  # noqa: E402
 from adjudicator.maps import turn  # noqa: E402
 from tests.helpers import make_campaign, write_orders  # noqa: E402
 
 MAPS_TARGET = 0.15
+
+
+def letters(n: int) -> str:
+    out = ""
+    while True:
+        n, r = divmod(n, 26)
+        out = chr(65 + r) + out
+        if n == 0:
+            return out
+        n -= 1
+
+
+def scenario(factions: int, size: int) -> dict:
+    names = [f"F{i:02d}" for i in range(factions)]
+    squares = [{"square": f"{letters(x - 1)}{y}", "x": x, "y": y, "income": 5 + (x * y) % 20, "passable": "YES"}
+               for y in range(1, size + 1) for x in range(1, size + 1)]
+    fleets = []
+    for i, name in enumerate(names):  # each faction holds a column of the map
+        x = 1 + (i * size) // factions
+        fleets += [{"faction": name, "square": f"{letters(x - 1)}{y}", "value": 100} for y in range(1, size + 1)]
+    return {
+        "settings": {"ruleset": "star_sectors", "campaign": "bench", "seed": 1, "turn": 1, "language": "en",
+                     "secret": "bench"},
+        "tables": {"factions": [{"id": n, "name": n, "language": "en", "treasury": 10**7} for n in names],
+                   "fleets": fleets, "map": squares, "projects": [], "usages": []},
+    }
+
+
+def orders(index: int, factions: int, size: int, rows: int) -> list[dict]:
+    x = 1 + (index * size) // factions
+    col = letters(x - 1)
+    out = []
+    for r in range(rows):
+        y = 1 + r % size
+        kind = r % 3
+        if kind == 0:
+            out.append({"order": "BUILD", "square": f"{col}{y}", "amount": 1})
+        elif kind == 1:
+            out.append({"order": "MOVE", "square": f"{col}{y}", "to": f"{col}{1 + y % size}", "amount": 1})
+        else:
+            out.append({"order": "FEASIBILITY", "description": f"request {r}"})
+    return out
 
 
 class Timer:

@@ -18,8 +18,6 @@ from typing import Any
 
 from adjudicator import __version__
 from adjudicator.campaign import master
-from adjudicator.campaign.dice_source import dice_for_turn
-from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
 from adjudicator.campaign.outputs import checked_copy, outcome_rows, results_workbook
 from adjudicator.campaign.store import CampaignFolder
 from adjudicator.campaign.submissions import (
@@ -30,16 +28,12 @@ from adjudicator.campaign.submissions import (
     sha256_of,
 )
 from adjudicator.dice import Dice
-from adjudicator.dice_keys import new_dice_key
-from adjudicator.dice_report import add_verification_tab
 from adjudicator.engine.books import unbalanced
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.ledger import Ledger
-from adjudicator.maps import diff as results_diff
-from adjudicator.maps.turn import turn_pictures
 from adjudicator.problems import ProblemList, RulesetFailure
 from adjudicator.xlsx.safety import Limits, counted_limits
 from adjudicator.xlsx.templates import build_order_workbook
@@ -102,6 +96,8 @@ def open_campaign(root: Path) -> tuple[CampaignFolder, Campaign, Ruleset]:
 
 # --------------------------------------------------------------------------------------------- new
 def new_campaign(ruleset: Ruleset, root: Path, example: bool = False) -> CampaignFolder:
+    from adjudicator.dice_keys import new_dice_key  # here: cryptography is needed by new and run only
+
     folder = CampaignFolder(root)
     if folder.master.exists():
         raise _fail("M07", msg("{folder} already holds a campaign.", folder=root.name),
@@ -267,6 +263,8 @@ def run(
 
 def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, files: list[Path],
                seed: int | None) -> RunOutcome:
+    from adjudicator.maps import diff as results_diff
+
     turn = current.turn - 1
     manifest = folder.manifest(turn) if turn >= 1 else None
     if manifest is None:
@@ -306,6 +304,9 @@ def _resolve(
     base: Path,
 ) -> RunOutcome:
     """Resolve ``campaign`` (read from the master workbook ``base``) and commit the turn."""
+    from adjudicator.campaign.dice_source import dice_for_turn  # here: `check` needs none of these
+    from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
+
     turn = campaign.turn
     used_seed = campaign.seed if seed is None else int(seed)
     outcome = RunOutcome("invalid", campaign, submissions, seed=used_seed)
@@ -370,6 +371,9 @@ def _stage(
     gm_path: Path,
     used_seed: int,
 ) -> dict[str, Any]:
+    from adjudicator.dice_report import add_verification_tab  # here: `check` needs neither
+    from adjudicator.maps.turn import turn_pictures
+
     turn = campaign.turn
     label = master.turn_label(turn)
     submitted = staging / "submitted"

@@ -14,7 +14,6 @@ from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from adjudicator.campaign.deadlines import FINAL, mark_final_cell
-from adjudicator.dice_report import instruction_lines, write_key_sheet
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.sheets import Kind, TableSchema
@@ -132,6 +131,8 @@ def build_order_workbook(
         sheet = write_report_sheet(wb, render(table.title, lang), [table], lang)
         sheet.protection.sheet = True
     ruleset.presentation().decorate_template(wb, campaign, faction)
+    from adjudicator.dice_report import write_key_sheet  # here: cryptography only when a template is made
+
     write_key_sheet(wb, campaign)
     token = faction_token(campaign.secret, campaign.campaign_id, faction, campaign.turn)
     write_identity(
@@ -220,6 +221,8 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     deadline = campaign.settings.get("deadline")
     if deadline:
         lines.append((msg("Deadline"), str(deadline)))
+    from adjudicator.dice_report import instruction_lines
+
     lines += instruction_lines(campaign)
     lines.append((msg(FINAL), None))  # the player's "final" mark, a YES/NO dropdown
     lines.append((msg("How to fill it in"),

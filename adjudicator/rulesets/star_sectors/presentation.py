@@ -8,6 +8,7 @@ from typing import Any
 from adjudicator.engine.presentation import Presentation
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import msg
+from adjudicator.rulesets.star_sectors.dropdowns import square_lists
 from adjudicator.rulesets.star_sectors.orders import theft
 from adjudicator.rulesets.star_sectors.state import snapshot_of, world_from_tables
 
@@ -66,8 +67,7 @@ class StarSectorsPresentation(Presentation):
         own = sorted(p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE")
         seen = sorted({u.project for u in world.usages if u.faction != faction})
         return {
-            "square": sorted(world.squares),
-            "to": sorted(world.squares),
+            **square_lists(world, faction, campaign.parameters),  # what this faction may name, not the map
             "project": own + [p for p in seen if p not in own],
             "victim": sorted(f for f in campaign.factions if f != faction),
         }

@@ -1,0 +1,32 @@
+"""The commands that live in modules of their own (console, verify, mail, publish, cases), imported only when
+one of them is run or every command is listed: ``adjudicator check`` does not pay for the mail libraries."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+#: Command name → (module, attribute) of its click command.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "console": ("adjudicator.console", "console_command"),
+    "verify": ("adjudicator.verify", "verify_command"),
+    "mail": ("adjudicator.mail.cli", "mail_group"),
+    "publish": ("adjudicator.mail.cli", "publish_command"),
+    "cases": ("adjudicator.cases_command", "cases_command"),
+}
+
+
+def add_lazy_command(group: click.Group, name: str) -> click.Command | None:
+    """Import the command ``name`` if it is one of :data:`COMMANDS` not yet in ``group``, and add it there."""
+    if name in group.commands or name not in COMMANDS:
+        return group.commands.get(name)
+    module, attribute = COMMANDS[name]
+    command = getattr(importlib.import_module(module), attribute)
+    group.add_command(command, name)
+    return command
+
+
+def add_all(group: click.Group) -> None:
+    for name in COMMANDS:
+        add_lazy_command(group, name)
