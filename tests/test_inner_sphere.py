@@ -249,12 +249,13 @@ def test_income_with_industrial_and_economy_bonuses(tmp_path: Path) -> None:
     assert treasury(root, "A") == pytest.approx((100 + 20 + 225) * 1.3)
 
 
-def test_tariffs_sheet_overrides_the_default_tables(tmp_path: Path) -> None:
+def test_rule_tables_sheet_of_campaign_xlsx_changes_the_tables(tmp_path: Path) -> None:
     factories = [{"id": "F1", "system": "0101", "type": "LIGHT"}]
     regiments = [{"id": "R", "owner": "A", "type": "VL", "experience": "GREEN", "system": "0101"}]
-    tariffs_rows = [{"item": "LIGHT", "income": 80}, {"item": "VL", "upkeep": 4}]
+    changes = [{"table": "factories", "row": "LIGHT", "column": "income", "value": 80},
+               {"table": "regiments", "row": "VL", "column": "upkeep", "value": 4}]
     root = make_campaign(tmp_path / "c", world_data({"A": 0}, factories=factories, regiments=regiments,
-                                                    tariffs=tariffs_rows))
+                                                    rule_tables=changes))
     orders(root, "A", {})
     resolve(root)
     assert treasury(root, "A") == 76
