@@ -346,6 +346,38 @@ def report_text(turn: Turn, reader: str | None, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+def compare_problems(turn: Turn, expected: list[Any]) -> list[Msg]:
+    """Each expected problem was reported: a code (``"E12"``), or a table of its code and any of ``faction``
+    (``GM`` for the GM input), ``sheet`` (the sheet's name as a workbook shows it), ``cell`` and ``text`` (a
+    fragment of its English message)."""
+    found = [("GM", p) for p in turn.gm_problems] + [(f, p) for f, ps in turn.problems.items() for p in ps]
+    failures = []
+    for item in expected:
+        wanted = {"code": item} if isinstance(item, str) else dict(item)
+        if not any(all(_problem_has(faction, problem, key, value) for key, value in wanted.items())
+                   for faction, problem in found):
+            failures.append(msg("no problem {problem}", problem=_show(wanted) if len(wanted) > 1 else wanted["code"]))
+    return failures
+
+
+def _problem_has(faction: str, problem: Any, key: str, value: Any) -> bool:
+    if key == "faction":
+        return faction == str(value)
+    if key == "text":
+        return str(value) in problem.message.render("en")
+    return str(getattr(problem, key, None) or "") == str(value)
+
+
+def compare_rolls(turn: Turn, expect: Mapping[str, Any]) -> list[Msg]:
+    """The rolls the case expects made (``rolled``) and not made (``not_rolled``), by purpose pattern."""
+    rolled = [r.purpose for r in turn.dice.log]
+    failures = [msg("no roll for {pattern}", pattern=repr(pattern)) for pattern in expect.get("rolled", [])
+                if not _rolled(rolled, pattern)]
+    failures += [msg("a roll for {pattern}: {rolls}", pattern=repr(pattern), rolls=str(_rolled(rolled, pattern)[:3]))
+                 for pattern in expect.get("not_rolled", []) if _rolled(rolled, pattern)]
+    return failures
+
+
 def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[Msg]:
     failures: list[Msg] = []
     if bool(expect.get("waiting", False)) != turn.result.needs_gm_input:
@@ -355,7 +387,7 @@ def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[M
     if turn.result.needs_gm_input:
         for key, rows in expect.get("gm_requests", {}).items():
             failures += compare_subset(msg("GM request {key}", key=key), rows, (turn.result.gm_requests or {}).get(key))
-        return failures
+        return failures + compare_rolls(turn, expect)
     if turn.unbalanced:
         failures.append(msg("the ledger does not reconcile: {lines}", lines=str(turn.unbalanced[:3])))
     tables = turn.tables
@@ -367,11 +399,7 @@ def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[M
         present = plain_rows(tables.get(key))
         failures += [msg("table {table}: a row with {row} is still there", table=key, row=_show(row)) for row in rows
                      if any(_matches(row, a) for a in present)]
-    rolled = [r.purpose for r in turn.dice.log]
-    failures += [msg("no roll for {pattern}", pattern=repr(pattern)) for pattern in expect.get("rolled", [])
-                 if not _rolled(rolled, pattern)]
-    failures += [msg("a roll for {pattern}: {rolls}", pattern=repr(pattern), rolls=str(_rolled(rolled, pattern)[:3]))
-                 for pattern in expect.get("not_rolled", []) if _rolled(rolled, pattern)]
+    failures += compare_rolls(turn, expect)
     for item in expect.get("orders", []):
         sheet = str(item.get("sheet", sheet_default))
         status, code = turn.status(str(item["faction"]), sheet, int(item["row"]))
@@ -388,8 +416,7 @@ def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[M
         text = report_text(turn, None if reader == "GM" else reader)
         failures += [msg("report of {reader}: no {fragment}", reader=reader, fragment=repr(fragment))
                      for fragment in fragments if fragment not in text]
-    codes = {p.code for p in turn.gm_problems} | {p.code for ps in turn.problems.values() for p in ps}
-    failures += [msg("no problem {code}", code=code) for code in expect.get("problems", []) if code not in codes]
+    failures += compare_problems(turn, expect.get("problems", []))
     for pattern in turn.dice.script if isinstance(turn.dice, ScriptedDice) else {}:
         if pattern not in turn.dice.scripted and not expect.get("unused_dice", False):
             failures.append(msg("scripted dice {pattern} were never rolled", pattern=repr(pattern)))
