@@ -387,7 +387,7 @@ def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[M
     if turn.result.needs_gm_input:
         for key, rows in expect.get("gm_requests", {}).items():
             failures += compare_subset(msg("GM request {key}", key=key), rows, (turn.result.gm_requests or {}).get(key))
-        return failures + compare_rolls(turn, expect)
+        return failures + compare_rolls(turn, expect) + compare_problems(turn, expect.get("problems", []))
     if turn.unbalanced:
         failures.append(msg("the ledger does not reconcile: {lines}", lines=str(turn.unbalanced[:3])))
     tables = turn.tables
