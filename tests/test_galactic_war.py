@@ -104,39 +104,10 @@ def rolls(outcome: pipeline.RunOutcome, faction: str, section: str = "Battle rou
 
 
 # ------------------------------------------------------------------------------------ W1 and G3
+# W1's readings and its two outcomes (both "do not attack", one alone) are the ruleset's cases w1_*.toml.
 def test_w1_the_documents_example_order_parses() -> None:
     prefix, wanted, systems, dna = parse_free_text("G: крейсер – 7 – 1. Не атаковать")
     assert (prefix, [(w.unit_type, w.count) for w in wanted], systems, dna) == ("G", [("CRUISER", 1)], ["7", "1"], True)
-
-
-def test_w1_tag_reading_moves_the_cruiser_and_reports_how_it_was_read(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2")])
-    codes = check_codes(tmp_path, data, "ALPHA", {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]})
-    assert codes == [("MV10", "A2")]  # a note, not an error: 'G' is a label, from 2 to 3
-    root, _ = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]}})
-    assert units(root)["A1"]["system"] == "3"
-
-
-def test_origin_reading_when_the_units_are_in_the_prefix_system(tmp_path: Path) -> None:
-    root, _ = run(tmp_path, gw([("A1", "ALPHA", "CRUISER", "2")]),
-                  {"ALPHA": {"moves": [{"text": "2: cruiser – 3 – 4"}]}})
-    assert units(root)["A1"]["system"] == "4"
-
-
-def test_w1_both_do_not_attack_share_the_sector_without_battle(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2"), ("B1", "BETA", "CRUISER", "3")])
-    root, outcome = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]},
-                                         "BETA": {"stance": [{"system": "3", "dna": "Y"}]}})
-    assert {u["system"] for u in units(root).values()} == {"3"}
-    assert rolls(outcome, "ALPHA") == []
-
-
-def test_w1_do_not_attack_alone_gives_the_opponent_the_first_volley(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2"), ("A2", "ALPHA", "CRUISER", "2"),
-               ("B1", "BETA", "CRUISER", "3"), ("B2", "BETA", "CRUISER", "3")])
-    _, outcome = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер x2 – 2 – 3. Не атаковать"}]}})
-    first = [r for r in rolls(outcome, "BETA") if r[2] == 1 and r[5] != ""]
-    assert first and {r[3] for r in first} == {"BETA"}  # round 1: only the defender rolls
 
 
 # ------------------------------------------------------------------------------ movement checks
