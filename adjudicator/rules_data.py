@@ -65,8 +65,10 @@ def _defaults(package: str, name: str) -> dict[str, Any]:
     source = resources.files(package) / name
     try:
         return tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise RuleTableError(f"{package}: {name} does not read: {error}") from error
+    except FileNotFoundError:
+        raise RuleTableError(f"the ruleset has no rule tables ({name} of {package})") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise RuleTableError(f"{name} of {package} does not read: {error}") from error
 
 
 def default_tables(package: str, name: str = TABLES_FILE) -> dict[str, Any]:
@@ -178,7 +180,15 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
                   file: str) -> None:
     """Every row of a campaign's Rule tables sheet that does not fit the ruleset's tables, as a problem at its
     cell (``sheet``: the :class:`~adjudicator.xlsx.reading.Table` read from the workbook)."""
-    tables = default_tables(package)
+    try:
+        tables = default_tables(package)
+    except RuleTableError as error:  # a ruleset that lists the sheet but ships no tables.toml
+        tables = {}
+        if frame is None or frame.empty:
+            return
+        problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(frame.index[0]), reason=str(error)),
+                       None, file=file, sheet=sheet.sheet)
+        return
     for number, change in _changes(frame):
         try:
             apply_change(tables, change)
