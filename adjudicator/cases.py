@@ -36,16 +36,25 @@ from adjudicator.engine.books import state_after, unbalanced
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows, TurnInput, TurnResult
 from adjudicator.engine.validity import check_orders, passed_orders, passed_sheets
-from adjudicator.i18n import render, ruleset_catalog
+from adjudicator.i18n import Msg, msg, render, ruleset_catalog
 from adjudicator.ledger import Ledger, LedgerLine
 from adjudicator.problems import ProblemList
+from adjudicator.rules_data import RULE_TABLES, check_changes
 from adjudicator.sheets import TableSchema, plain_rows
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import Table, clean
 
 
 class CaseError(ValueError):
-    """Raised when a case file cannot be read or names what its ruleset does not have."""
+    """Raised when a case file cannot be read or names what its ruleset does not have (its one argument: a
+    :class:`~adjudicator.i18n.Msg`, shown in the reader's language)."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message.render("en")
 
 
 class ScriptedDice(Dice):
@@ -69,7 +78,8 @@ class ScriptedDice(Dice):
         if len(faces) == 1:
             faces = faces * count
         if len(faces) < count:
-            raise CaseError(f"the case scripts {len(faces)} faces for {purpose!r}, the rules roll {count}")
+            raise CaseError(msg("the case scripts {n} faces for {purpose}, the rules roll {count}", n=len(faces),
+                                purpose=repr(purpose), count=count))
         self._used.add(purpose)
         self.scripted.add(pattern)
         result = Roll(self.turn, purpose, sides, tuple(faces[:count]))
@@ -127,9 +137,9 @@ def load_case(source: Path | Traversable) -> Case:
     try:
         data = tomllib.loads(source.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise CaseError(f"{source.name}: {error}") from error
+        raise CaseError(msg("{file}: {error}", file=source.name, error=str(error))) from error
     if "ruleset" not in data:
-        raise CaseError(f"{source.name}: a case names its ruleset (ruleset = \"...\")")
+        raise CaseError(msg("{file}: a case names its ruleset (ruleset = \"...\")", file=source.name))
     return Case(str(source), data)
 
 
@@ -157,7 +167,7 @@ def campaign_of(ruleset: Ruleset, data: Mapping[str, Any]) -> Campaign:
     known = {"factions", *(s.key for s in ruleset.state_schemas)}
     unknown = sorted(set(tables) - known)
     if unknown:
-        raise CaseError(f"{ruleset.name} has no state table {', '.join(unknown)}")
+        raise CaseError(msg("{ruleset} has no state table {tables}", ruleset=ruleset.name, tables=", ".join(unknown)))
     _, campaign = campaign_from_data({"settings": settings, "parameters": data.get("parameters", {}),
                                       "tables": tables})
     return typed_state(ruleset, campaign, tables)
@@ -171,11 +181,15 @@ def typed_state(ruleset: Ruleset, campaign: Campaign, tables: Mapping[str, Any])
     problems = ProblemList()
     typed = {}
     for schema in (factions_schema(ruleset), *ruleset.state_schemas):
-        frame = validate_table(table_of(schema, tables.get(schema.key, [])), problems, "campaign.xlsx")
+        table = table_of(schema, tables.get(schema.key, []))
+        frame = validate_table(table, problems, "campaign.xlsx")
+        if schema.key == RULE_TABLES.key:  # each change must fit the ruleset's tables, as in campaign.xlsx
+            check_changes(ruleset.data_package, table, frame, problems, "campaign.xlsx")
         typed[schema.key] = frame.drop(columns=["_invalid"])
     if problems.has_errors():
-        raise CaseError("the state does not read: " + "; ".join(
-            f"{p.sheet} {p.cell}: {p.message.render()}" for p in problems.errors[:3]))
+        raise CaseError(msg("the state does not read: {problems}", problems=_joined("; ", [
+            msg("{sheet} {cell}: {message}", sheet=p.sheet, cell=p.cell, message=p.message)
+            for p in problems.errors[:3]])))
     typed["factions"]["id"] = [str(v or "").strip().upper() for v in typed["factions"]["id"]]
     campaign.tables = typed
     return campaign
@@ -188,7 +202,8 @@ def table_of(schema: TableSchema, rows: Iterable[Mapping[str, Any]]) -> Table:
     for row in rows:
         unknown = sorted(set(row) - set(keys))
         if unknown:
-            raise CaseError(f"the sheet {schema.key} has no column {', '.join(unknown)}")
+            raise CaseError(msg("the sheet {sheet} has no column {columns}", sheet=schema.key,
+                                columns=", ".join(unknown)))
     index = pd.Index(range(2, 2 + len(rows)), name="row", dtype="int64")
     frame = pd.DataFrame({k: pd.Series([clean(r.get(k)) for r in rows], index=index, dtype=object) for k in keys},
                          index=index)
@@ -209,7 +224,7 @@ def sheets_of(schemas: Iterable[TableSchema], rows: Mapping[str, Any], file: str
     schemas = list(schemas)
     unknown = sorted(set(rows) - {s.key for s in schemas})
     if unknown:
-        raise CaseError(f"no sheet {', '.join(unknown)}")
+        raise CaseError(msg("no sheet {sheets}", sheets=", ".join(unknown)))
     out = {}
     for schema in schemas:
         table = table_of(schema, rows.get(schema.key, []))
@@ -225,7 +240,7 @@ def resolve_case(data: Mapping[str, Any], ruleset: Ruleset | None = None) -> Tur
     problems: dict[str, ProblemList] = {}
     for faction, sheets in data.get("orders", {}).items():  # in the order the files come in
         if faction not in campaign.factions:
-            raise CaseError(f"orders for {faction}, which is not in the factions table")
+            raise CaseError(msg("orders for {faction}, which is not in the factions table", faction=faction))
         found = ProblemList()
         submitted = FactionOrders(faction, f"{faction}.xlsx", sheets_of(ruleset.order_schemas, sheets,
                                                                          f"{faction}.xlsx", found))
@@ -279,7 +294,7 @@ def _show(row: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in row.items())
 
 
-def compare_table(key: str, expected: list[dict[str, Any]], frame: pd.DataFrame | None) -> list[str]:
+def compare_table(key: str, expected: list[dict[str, Any]], frame: pd.DataFrame | None) -> list[Msg]:
     """The table holds exactly the expected rows (compared on the columns the case writes), in any order."""
     actual = plain_rows(frame)
     left = list(actual)
@@ -287,17 +302,17 @@ def compare_table(key: str, expected: list[dict[str, Any]], frame: pd.DataFrame 
     for row in expected:
         hit = next((i for i, a in enumerate(left) if _matches(row, a)), None)
         if hit is None:
-            failures.append(f"table {key}: no row with {_show(row)}")
+            failures.append(msg("table {table}: no row with {row}", table=key, row=_show(row)))
         else:
             left.pop(hit)
     if not failures and left:
-        failures += [f"table {key}: unexpected row {_show(r)}" for r in left]
+        failures += [msg("table {table}: unexpected row {row}", table=key, row=_show(r)) for r in left]
     return failures
 
 
-def compare_subset(key: str, expected: list[dict[str, Any]], frame: pd.DataFrame | None) -> list[str]:
+def compare_subset(key: str | Msg, expected: list[dict[str, Any]], frame: pd.DataFrame | None) -> list[Msg]:
     actual = plain_rows(frame)
-    return [f"table {key}: no row with {_show(row)}" for row in expected
+    return [msg("table {table}: no row with {row}", table=key, row=_show(row)) for row in expected
             if not any(_matches(row, a) for a in actual)]
 
 
@@ -306,17 +321,18 @@ def _line(line: LedgerLine) -> dict[str, Any]:
             "phase": line.phase, "reference": line.reference, "cause": render(line.cause, "en")}
 
 
-def compare_ledger(expect: Mapping[str, Any], lines: list[LedgerLine]) -> list[str]:
+def compare_ledger(expect: Mapping[str, Any], lines: list[LedgerLine]) -> list[Msg]:
     actual = [_line(x) for x in lines]
     failures = []
     for row in expect.get("ledger", []):
         wanted = {k: v for k, v in row.items() if k != "cause"}
         cause = row.get("cause")
         if not any(_matches(wanted, a) and (cause is None or str(cause) in a["cause"]) for a in actual):
-            failures.append(f"ledger: no line with {_show(row)}")
+            failures.append(msg("ledger: no line with {line}", line=_show(row)))
     if "ledger_lines" in expect and len(actual) != int(expect["ledger_lines"]):
-        failures.append(f"ledger: {len(actual)} lines, expected {expect['ledger_lines']}: "
-                        + "; ".join(_show({k: a[k] for k in ("faction", "account", "change")}) for a in actual))
+        written = "; ".join(_show({k: a[k] for k in ("faction", "account", "change")}) for a in actual)
+        failures.append(msg("ledger: {n} lines, expected {expected}: {lines}", n=len(actual),
+                            expected=expect["ledger_lines"], lines=written))
     return failures
 
 
@@ -330,18 +346,50 @@ def report_text(turn: Turn, reader: str | None, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[str]:
-    failures: list[str] = []
+def compare_problems(turn: Turn, expected: list[Any]) -> list[Msg]:
+    """Each expected problem was reported: a code (``"E12"``), or a table of its code and any of ``faction``
+    (``GM`` for the GM input), ``sheet`` (the sheet's name as a workbook shows it), ``cell`` and ``text`` (a
+    fragment of its English message)."""
+    found = [("GM", p) for p in turn.gm_problems] + [(f, p) for f, ps in turn.problems.items() for p in ps]
+    failures = []
+    for item in expected:
+        wanted = {"code": item} if isinstance(item, str) else dict(item)
+        if not any(all(_problem_has(faction, problem, key, value) for key, value in wanted.items())
+                   for faction, problem in found):
+            failures.append(msg("no problem {problem}", problem=_show(wanted) if len(wanted) > 1 else wanted["code"]))
+    return failures
+
+
+def _problem_has(faction: str, problem: Any, key: str, value: Any) -> bool:
+    if key == "faction":
+        return faction == str(value)
+    if key == "text":
+        return str(value) in problem.message.render("en")
+    return str(getattr(problem, key, None) or "") == str(value)
+
+
+def compare_rolls(turn: Turn, expect: Mapping[str, Any]) -> list[Msg]:
+    """The rolls the case expects made (``rolled``) and not made (``not_rolled``), by purpose pattern."""
+    rolled = [r.purpose for r in turn.dice.log]
+    failures = [msg("no roll for {pattern}", pattern=repr(pattern)) for pattern in expect.get("rolled", [])
+                if not _rolled(rolled, pattern)]
+    failures += [msg("a roll for {pattern}: {rolls}", pattern=repr(pattern), rolls=str(_rolled(rolled, pattern)[:3]))
+                 for pattern in expect.get("not_rolled", []) if _rolled(rolled, pattern)]
+    return failures
+
+
+def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[Msg]:
+    failures: list[Msg] = []
     if bool(expect.get("waiting", False)) != turn.result.needs_gm_input:
-        failures.append("the turn waits for the GM" if turn.result.needs_gm_input else
-                        "the turn was resolved, but the case expects it to wait for the GM")
+        failures.append(msg("the turn waits for the GM") if turn.result.needs_gm_input else
+                        msg("the turn was resolved, but the case expects it to wait for the GM"))
         return failures
     if turn.result.needs_gm_input:
         for key, rows in expect.get("gm_requests", {}).items():
-            failures += compare_subset(f"GM request {key}", rows, (turn.result.gm_requests or {}).get(key))
-        return failures
+            failures += compare_subset(msg("GM request {key}", key=key), rows, (turn.result.gm_requests or {}).get(key))
+        return failures + compare_rolls(turn, expect) + compare_problems(turn, expect.get("problems", []))
     if turn.unbalanced:
-        failures.append(f"the ledger does not reconcile: {turn.unbalanced[:3]}")
+        failures.append(msg("the ledger does not reconcile: {lines}", lines=str(turn.unbalanced[:3])))
     tables = turn.tables
     for key, rows in expect.get("tables", {}).items():
         failures += compare_table(key, rows, tables.get(key))
@@ -349,43 +397,56 @@ def compare(turn: Turn, expect: Mapping[str, Any], sheet_default: str) -> list[s
         failures += compare_subset(key, rows, tables.get(key))
     for key, rows in expect.get("absent", {}).items():  # rows that must not be there
         present = plain_rows(tables.get(key))
-        failures += [f"table {key}: a row with {_show(row)} is still there" for row in rows
+        failures += [msg("table {table}: a row with {row} is still there", table=key, row=_show(row)) for row in rows
                      if any(_matches(row, a) for a in present)]
-    rolled = [r.purpose for r in turn.dice.log]
-    failures += [f"no roll for {pattern!r}" for pattern in expect.get("rolled", [])
-                 if not _rolled(rolled, pattern)]
-    failures += [f"a roll for {pattern!r}: {_rolled(rolled, pattern)[:3]}"
-                 for pattern in expect.get("not_rolled", []) if _rolled(rolled, pattern)]
+    failures += compare_rolls(turn, expect)
     for item in expect.get("orders", []):
         sheet = str(item.get("sheet", sheet_default))
         status, code = turn.status(str(item["faction"]), sheet, int(item["row"]))
         if "status" in item and status != str(item["status"]):
-            failures.append(f"{item['faction']} {sheet} row {item['row']}: status {status or 'none'!r}, "
-                            f"expected {item['status']!r}")
+            failures.append(msg("{faction} {sheet} row {row}: status {actual}, expected {expected}",
+                                faction=item["faction"], sheet=sheet, row=item["row"], actual=repr(status or "none"),
+                                expected=repr(item["status"])))
         if "code" in item and code != str(item["code"]):
-            failures.append(f"{item['faction']} {sheet} row {item['row']}: code {code or 'none'!r}, "
-                            f"expected {item['code']!r}")
+            failures.append(msg("{faction} {sheet} row {row}: code {actual}, expected {expected}",
+                                faction=item["faction"], sheet=sheet, row=item["row"], actual=repr(code or "none"),
+                                expected=repr(item["code"])))
     failures += compare_ledger(expect, turn.ledger.lines)
     for reader, fragments in expect.get("reports", {}).items():
         text = report_text(turn, None if reader == "GM" else reader)
-        failures += [f"report of {reader}: no {fragment!r}" for fragment in fragments if fragment not in text]
-    codes = {p.code for p in turn.gm_problems} | {p.code for ps in turn.problems.values() for p in ps}
-    failures += [f"no problem {code}" for code in expect.get("problems", []) if code not in codes]
+        failures += [msg("report of {reader}: no {fragment}", reader=reader, fragment=repr(fragment))
+                     for fragment in fragments if fragment not in text]
+    failures += compare_problems(turn, expect.get("problems", []))
     for pattern in turn.dice.script if isinstance(turn.dice, ScriptedDice) else {}:
         if pattern not in turn.dice.scripted and not expect.get("unused_dice", False):
-            failures.append(f"scripted dice {pattern!r} were never rolled")
+            failures.append(msg("scripted dice {pattern} were never rolled", pattern=repr(pattern)))
     return failures
 
 
-def run_case(case: Case, ruleset: Ruleset | None = None) -> list[str]:
-    """Every difference between what the case expects and what its turn gives (empty: the case passes)."""
+def case_failures(case: Case, ruleset: Ruleset | None = None) -> list[Msg]:
+    """Every difference between what the case expects and what its turn gives, as messages (empty: it passes)."""
     try:
         ruleset = ruleset or find_ruleset(str(case.data["ruleset"]))
-        with ruleset_catalog(ruleset.locale()):
-            turn = resolve_case(case.data, ruleset)
-            sheet_default = ruleset.order_schemas[0].key if ruleset.order_schemas else ""
-            return compare(turn, case.data.get("expect", {}), sheet_default)
+        turn = resolve_case(case.data, ruleset)
+        sheet_default = ruleset.order_schemas[0].key if ruleset.order_schemas else ""
+        return compare(turn, case.data.get("expect", {}), sheet_default)
     except CaseError as error:
-        return [f"the case cannot be run: {error}"]
+        return [msg("the case cannot be run: {reason}", reason=error.message)]
     except Exception as error:  # noqa: BLE001 - a case that crashes the ruleset is a failure to report
-        return [f"the turn failed: {type(error).__name__}: {error}"]
+        return [msg("the turn failed: {error}", error=f"{type(error).__name__}: {error}")]
+
+
+def run_case(case: Case, ruleset: Ruleset | None = None, lang: str = "en") -> list[str]:
+    """Every difference between what the case expects and what its turn gives (empty: the case passes), in
+    ``lang``."""
+    try:
+        ruleset = ruleset or find_ruleset(str(case.data["ruleset"]))
+    except Exception as error:  # noqa: BLE001 - an unknown ruleset is this case's failure
+        return [msg("the case cannot be run: {reason}", reason=str(error)).render(lang)]
+    with ruleset_catalog(ruleset.locale()):
+        return [failure.render(lang) for failure in case_failures(case, ruleset)]
+
+
+def _joined(separator: str, parts: list[Any]) -> Msg:
+    """Parts (texts or messages) joined, each message rendered in the reader's language."""
+    return Msg(separator.join(f"{{p{i}}}" for i in range(len(parts))), {f"p{i}": p for i, p in enumerate(parts)})

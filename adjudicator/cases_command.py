@@ -34,7 +34,7 @@ def cases_command(target: str) -> None:
         sys.exit(2)
     passed = failed = 0
     for case in cases:
-        failures = run_case(case)
+        failures = run_case(case, lang=lang)
         if not failures:
             passed += 1
             continue

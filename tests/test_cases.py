@@ -18,8 +18,8 @@ def test_bundled_case(case: Case) -> None:
     assert run_case(case) == []
 
 
-def test_star_sectors_and_galactic_war_ship_at_least_twenty_cases() -> None:
-    for name in ("star_sectors", "galactic_war"):
+def test_every_bundled_ruleset_ships_at_least_twenty_cases() -> None:
+    for name in ("star_sectors", "galactic_war", "inner_sphere", "coordinated_orders"):
         assert len(bundled_cases(find_ruleset(name))) >= 20, name
 
 
@@ -60,11 +60,50 @@ def test_the_cases_command_runs_a_rulesets_bundled_cases() -> None:
     assert result.exit_code == 2
 
 
-def test_the_example_of_docs_cases_md_passes_as_written(tmp_path: Path) -> None:
+def docs_example() -> str:
     import re
 
     page = (Path(__file__).resolve().parent.parent / "docs" / "cases.md").read_text(encoding="utf-8")
     example = re.search(r"## A case a GM can copy.*?```toml\n(.*?)\n```", page, re.DOTALL)
     assert example is not None
-    (tmp_path / "build-beyond-the-treasury.toml").write_text(example.group(1), encoding="utf-8")
+    return example.group(1)
+
+
+def test_the_example_of_docs_cases_md_passes_as_written(tmp_path: Path) -> None:
+    (tmp_path / "build-beyond-the-treasury.toml").write_text(docs_example(), encoding="utf-8")
     assert run_case(load_case(tmp_path / "build-beyond-the-treasury.toml")) == []
+
+
+def test_a_gms_case_folder_as_docs_cases_md_says(tmp_path: Path) -> None:
+    """The docs' example copied into a folder of one's own: `adjudicator cases FOLDER` passes it (exit 0); a
+    broken copy exits 1 and prints what differs, in the language asked for."""
+    from click.testing import CliRunner
+
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "build-beyond-the-treasury.toml").write_text(docs_example(), encoding="utf-8")
+    result = CliRunner().invoke(main, ["cases", str(folder)])
+    assert (result.exit_code, result.output.strip().splitlines()[-1]) == (0, "1 passed, 0 failed")
+    (folder / "house").mkdir()
+    (folder / "house" / "broken.toml").write_text(docs_example().replace("treasury = 20 }", "treasury = 25 }"),
+                                                 encoding="utf-8")
+    result = CliRunner().invoke(main, ["cases", str(folder)])
+    assert result.exit_code == 1
+    assert "table factions: no row with id='ALPHA', treasury=25" in result.output
+    assert result.output.strip().splitlines()[-1] == "1 passed, 1 failed"
+    result = CliRunner().invoke(main, ["--lang", "es", "cases", str(folder)])
+    assert result.exit_code == 1
+    assert "tabla factions: ninguna fila con id='ALPHA', treasury=25" in result.output
+    result = CliRunner().invoke(main, ["--lang", "ru", "cases", str(folder)])
+    assert "таблица factions: нет строки с id='ALPHA', treasury=25" in result.output
+    assert result.output.strip().splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_a_change_of_the_rule_tables_that_does_not_fit_is_reported_at_its_cell(tmp_path: Path) -> None:
+    case = next(c for c in BUNDLED if c.name == "rule_tables_sheet_changes")
+    wrong = Path(case.path).read_text(encoding="utf-8").replace('column = "upkeep", value = 4',
+                                                                'column = "upkeep", value = "cheap"')
+    (tmp_path / "wrong.toml").write_text(wrong, encoding="utf-8")
+    assert run_case(load_case(tmp_path / "wrong.toml")) == [
+        "the case cannot be run: the state does not read: rule_tables D3: Rule tables, row 3: regiments VL "
+        "upkeep: expected a number, got 'cheap'."]

@@ -43,9 +43,14 @@ def gw(units: list[tuple[str, str, str, str]], planets: list[dict[str, Any]] | N
         "tables": {
             "factions": [{"id": r, "name": r.title(), "language": "en", "credits": 0,
                           "techs": (techs or {}).get(r, "")} for r in ("ALPHA", "BETA", "GAMMA")],
-            "systems": SYSTEMS, "planets": planets or [], "units": rows + (extra or []), "unit_types": [],
+            "systems": SYSTEMS, "planets": planets or [], "units": rows + (extra or []), "rule_tables": [],
         },
     }
+
+
+def combat(**values: int) -> list[dict[str, object]]:
+    """Rows of the Rule tables sheet that change the combat value of unit types."""
+    return [{"table": "units", "row": kind, "column": "combat", "value": v} for kind, v in values.items()]
 
 
 def orders(root: Path, faction: str, sheets: dict[str, list[dict[str, Any]]]) -> None:
@@ -99,39 +104,10 @@ def rolls(outcome: pipeline.RunOutcome, faction: str, section: str = "Battle rou
 
 
 # ------------------------------------------------------------------------------------ W1 and G3
+# W1's readings and its two outcomes (both "do not attack", one alone) are the ruleset's cases w1_*.toml.
 def test_w1_the_documents_example_order_parses() -> None:
     prefix, wanted, systems, dna = parse_free_text("G: крейсер – 7 – 1. Не атаковать")
     assert (prefix, [(w.unit_type, w.count) for w in wanted], systems, dna) == ("G", [("CRUISER", 1)], ["7", "1"], True)
-
-
-def test_w1_tag_reading_moves_the_cruiser_and_reports_how_it_was_read(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2")])
-    codes = check_codes(tmp_path, data, "ALPHA", {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]})
-    assert codes == [("MV10", "A2")]  # a note, not an error: 'G' is a label, from 2 to 3
-    root, _ = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]}})
-    assert units(root)["A1"]["system"] == "3"
-
-
-def test_origin_reading_when_the_units_are_in_the_prefix_system(tmp_path: Path) -> None:
-    root, _ = run(tmp_path, gw([("A1", "ALPHA", "CRUISER", "2")]),
-                  {"ALPHA": {"moves": [{"text": "2: cruiser – 3 – 4"}]}})
-    assert units(root)["A1"]["system"] == "4"
-
-
-def test_w1_both_do_not_attack_share_the_sector_without_battle(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2"), ("B1", "BETA", "CRUISER", "3")])
-    root, outcome = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер – 2 – 3. Не атаковать"}]},
-                                         "BETA": {"stance": [{"system": "3", "dna": "Y"}]}})
-    assert {u["system"] for u in units(root).values()} == {"3"}
-    assert rolls(outcome, "ALPHA") == []
-
-
-def test_w1_do_not_attack_alone_gives_the_opponent_the_first_volley(tmp_path: Path) -> None:
-    data = gw([("A1", "ALPHA", "CRUISER", "2"), ("A2", "ALPHA", "CRUISER", "2"),
-               ("B1", "BETA", "CRUISER", "3"), ("B2", "BETA", "CRUISER", "3")])
-    _, outcome = run(tmp_path, data, {"ALPHA": {"moves": [{"text": "G: крейсер x2 – 2 – 3. Не атаковать"}]}})
-    first = [r for r in rolls(outcome, "BETA") if r[2] == 1 and r[5] != ""]
-    assert first and {r[3] for r in first} == {"BETA"}  # round 1: only the defender rolls
 
 
 # ------------------------------------------------------------------------------ movement checks
@@ -191,8 +167,7 @@ def test_battle_trophies_retreat_and_every_roll_logged(tmp_path: Path) -> None:
     data = gw([("D1", "ALPHA", "DREADNOUGHT", "2"), ("D2", "ALPHA", "DREADNOUGHT", "2"),
                ("B1", "BETA", "CRUISER", "3"), ("B2", "BETA", "CRUISER", "3"), ("B3", "BETA", "CRUISER", "3"),
                ("B4", "BETA", "FIGHTER", "3"), ("B5", "BETA", "TRANSPORT", "3")])
-    data["tables"]["unit_types"] = [{"type": "DREADNOUGHT", "combat": 1}, {"type": "FIGHTER", "combat": 1},
-                                    {"type": "CRUISER", "combat": 11}, {"type": "TRANSPORT", "combat": 11}]
+    data["tables"]["rule_tables"] = combat(DREADNOUGHT=1, FIGHTER=1, CRUISER=11, TRANSPORT=11)
     root, outcome = run(tmp_path, data, {
         "ALPHA": {"moves": [{"origin": "2", "units": "D1, D2", "path": "3"}]},
         "BETA": {"battle_plan": [{"scope": "ALL", "retreat_if": "OWN_SHIPS<=2", "retreat_to": "6"}]}})
@@ -263,7 +238,7 @@ def test_hits_beyond_the_targets_are_lost_and_cargo_dies_with_its_transport(tmp_
     data = gw([("D1", "ALPHA", "DREADNOUGHT", "2"), ("D2", "ALPHA", "DREADNOUGHT", "2"),
                ("D3", "ALPHA", "DREADNOUGHT", "2"), ("T1", "BETA", "TRANSPORT", "3"), ("G1", "BETA", "GF", "3>T1")],
               seed=3)
-    data["tables"]["unit_types"] = [{"type": "DREADNOUGHT", "combat": 1}, {"type": "TRANSPORT", "combat": 11}]
+    data["tables"]["rule_tables"] = combat(DREADNOUGHT=1, TRANSPORT=11)
     root, outcome = run(tmp_path, data, {"ALPHA": {"moves": [{"origin": "2", "units": "Dreadnought x3",
                                                               "path": "3"}]}})
     after = units(root)
@@ -284,7 +259,7 @@ def invasion_data(defenders: list[tuple[str, str, str, str]], techs: dict[str, s
 
 def test_invasion_conquers_destroys_pds_and_dock_and_shows_the_odds(tmp_path: Path) -> None:
     data = invasion_data([("B1", "BETA", "PDS", "3/MARS")])  # no defending GF: falls if a GF survives the PDS
-    data["tables"]["unit_types"] = [{"type": "PDS", "combat": 11}]  # the PDS cannot hit: the outcome is certain
+    data["tables"]["rule_tables"] = combat(PDS=11)  # the PDS cannot hit: the outcome is certain
     root, outcome = run(tmp_path, data, {"ALPHA": {"invasions": [{"system": "3", "planet": "MARS",
                                                                   "land": "G1, G2, G3, P1"}]}})
     planet = owners(root)["MARS"]
@@ -298,7 +273,7 @@ def test_invasion_conquers_destroys_pds_and_dock_and_shows_the_odds(tmp_path: Pa
 
 def test_invasion_fails_against_pds_that_destroy_the_landing(tmp_path: Path) -> None:
     data = invasion_data([("B1", "BETA", "PDS", "3/MARS"), ("B2", "BETA", "PDS", "3/MARS")])
-    data["tables"]["unit_types"] = [{"type": "PDS", "combat": 1}]  # every PDS shot hits
+    data["tables"]["rule_tables"] = combat(PDS=1)  # every PDS shot hits
     root, outcome = run(tmp_path, data, {"ALPHA": {"invasions": [{"system": "3", "planet": "MARS",
                                                                   "land": "G1, G2, P1"}]}})
     after = units(root)

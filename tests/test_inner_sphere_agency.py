@@ -415,6 +415,16 @@ def test_d4_rerolls_9_and_10() -> None:
     assert d4(ChosenDice({"x:d4:1": 1}), "x") == 1
 
 
+def test_d4_of_dice_that_show_only_9_and_10_is_a_dice_error_not_a_made_up_4() -> None:
+    from adjudicator.cases import ScriptedDice
+    from adjudicator.dice import DiceError
+
+    dice = ScriptedDice(1, TURN, {"x:d4:*": [9]})
+    with pytest.raises(DiceError, match="100 d10s in a row showed 9 or 10"):
+        d4(dice, "x")
+    assert len(dice.log) == 100
+
+
 def test_same_seed_same_outcome_whatever_the_order_of_the_states() -> None:
     orders = {"K": [{"op": "353", "target": "0103"}, {"op": "349", "target": "0103"},
                     {"op": "342", "target": "0104", "bribe": 20}],

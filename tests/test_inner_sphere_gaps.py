@@ -35,9 +35,9 @@ ELSEWHERE = {
     "adjacency_override": "the campaign's Map links table (links)",
     "repair_extra_turns": "repair_extra_turns_green / _regular / _veteran / _elite",
     "research_levels": "tables.toml [research]",
-    "factory_income": "tables.toml [factories.*] income (the tariffs table overrides it)",
+    "factory_income": "tables.toml [factories.*] income (the Rule tables sheet changes it)",
     "icna_system": "the ICNA flag of the systems table",
-    "espionage_tiers": "the fixed tiers of 353 (orders/agency/intel.py, §5)",
+    "espionage_tiers": "tables.toml [espionage] and [double_agent] (the Rule tables sheet changes them)",
 }
 # Named by the spec but with no alternative implemented: the ruling's reading is fixed (see the report).
 FIXED = {"refund_unexecuted": False, "reject_whole_chain": True, "ns_purchase_enabled": False}

@@ -23,6 +23,7 @@ from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
 from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg, normalise_language
 from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import ProblemList
+from adjudicator.rules_data import RULE_TABLES, check_changes
 from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
@@ -169,6 +170,8 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
             tables[schema.key] = pd.DataFrame(columns=[*schema.keys(), "_invalid"])
             continue
         tables[schema.key] = validate_table(found, problems, path.name)
+        if schema.key == RULE_TABLES.key:  # each change must fit the ruleset's tables
+            check_changes(ruleset.data_package, found, tables[schema.key], problems, path.name)
         if schema.key == "factions":
             faction_sheet = found
     factions: dict[str, Faction] = {}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+
+from adjudicator import rules_data
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class Skill:
 
 @cache
 def skills() -> dict[str, Skill]:
-    text = (resources.files("adjudicator.rulesets.coordinated_orders") / "skills.toml").read_text(encoding="utf-8")
-    return {code: Skill(code, **spec) for code, spec in tomllib.loads(text).items()}
+    table = rules_data.default_tables("adjudicator.rulesets.coordinated_orders", "skills.toml")
+    return {code: Skill(code, **spec) for code, spec in table.items()}
 
 
 def skill(code: str | None) -> Skill | None:

@@ -64,7 +64,7 @@ def build_contest(attacker: dict[str, int], defender: dict[str, int], invasion: 
     if invasion:
         landers = [u for u in a_units if u.type in ("GF", "PDS") or (u.type == "FIGHTER" and "ANTIGRAVITON" in a_techs)]
         pds = [u for u in d_units if u.type == "PDS"]
-        lifts = params.get("antigraviton_ignores_pds") and "ANTIGRAVITON" in a_techs
+        lifts = params["antigraviton_ignores_pds"] and "ANTIGRAVITON" in a_techs
         bombers = [u for u in a_units if u.type == "DREADNOUGHT"] if not pds or lifts else []  # I03: PDS shield
         return invasion_contest("A", landers, bombers, "D",
                                 [u for u in d_units if u.type == "GF"], pds,

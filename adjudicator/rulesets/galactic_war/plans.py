@@ -97,10 +97,10 @@ def space_members(units: Iterable[Unit], stats: dict[str, UnitStats], plan: Batt
                   cargo: dict[str, int], capacity: int) -> tuple[Member, ...]:
     """A side's space units in the order it loses them (Sustain Damage absorbers first, G14)."""
     ordered = order_units(units, plan.space, DEFAULT_SPACE, cargo)
-    count_fighters = bool(params.get("count_fighters", True))
-    no_fighter_trophy = bool(params.get("trophy_excludes_fighters", True))
+    count_fighters = bool(params["count_fighters"])
+    no_fighter_trophy = bool(params["trophy_excludes_fighters"])
     members = []
-    if params.get("sustain_damage"):
+    if params["sustain_damage"]:
         members += [Member(f"{u.id}:damage", u.type, None, absorber=True, trophy=False)
                     for u in ordered if u.type == "DREADNOUGHT"]
     for u in ordered:

@@ -22,6 +22,7 @@ from adjudicator.engine.ruleset import (
 )
 from adjudicator.i18n import N_, Msg, msg, msg_n
 from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.odds import exact
 from adjudicator.rulesets.galactic_war.orders import invasion as invasion_orders
@@ -56,7 +57,7 @@ def movement_of(world: World, race: str, orders: FactionOrders | None, params: d
     out: dict[int, move_orders.Move | Rejection] = {}
     readings = {}
     for number, values in rows:
-        parsed = move_orders.read_row(world, race, number, values, str(params.get("free_text_reading", "AUTO")))
+        parsed = move_orders.read_row(world, race, number, values, str(params["free_text_reading"]))
         if isinstance(parsed, Rejection):
             out[number] = parsed
             continue
@@ -74,7 +75,7 @@ class GalacticWar(Ruleset):
     default_language = "ru"
     data_package = "adjudicator.rulesets.galactic_war"
     faction_columns = (schemas.CREDITS, schemas.TECHS)
-    state_schemas = (schemas.SYSTEMS, schemas.PLANETS, schemas.UNITS, schemas.UNIT_STATS)
+    state_schemas = (schemas.SYSTEMS, schemas.PLANETS, schemas.UNITS, RULE_TABLES)
     order_schemas = (schemas.MOVES, schemas.STANCE, schemas.BATTLE_PLAN, schemas.INVASIONS)
     gm_input_schemas = (schemas.PURCHASES,)
 
@@ -243,7 +244,7 @@ class GalacticWar(Ruleset):
                 outcomes[(race, "battle_plan", row)] = Done(msg("Battle plan recorded."))
 
         result = TurnResult(
-            tables=world_to_tables(world, campaign.tables["factions"], campaign.tables.get("unit_types"),
+            tables=world_to_tables(world, campaign.tables["factions"], campaign.tables.get("rule_tables"),
                                    campaign.tables.get("systems")),
             outcomes=engine_outcomes(outcomes),
         )
@@ -254,7 +255,7 @@ class GalacticWar(Ruleset):
 
     def _fighter_capacity(self, world: World, params: dict[str, Any], books: Books) -> None:
         """With enforce_fighter_capacity, Fighters beyond their race's Transport room (away from its docks) are lost."""
-        if not params.get("enforce_fighter_capacity"):
+        if not params["enforce_fighter_capacity"]:
             return
         for system in sorted(world.systems):
             for race in sorted(world.races_with_ships(system)):

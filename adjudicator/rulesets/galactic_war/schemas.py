@@ -141,19 +141,6 @@ UNITS = TableSchema(
     ),
 )
 
-UNIT_STATS = TableSchema(
-    key="unit_types",
-    title=N_("Unit types"),
-    help=N_("Statistics of each unit type; a type not listed keeps its default."),
-    columns=(
-        Column("type", N_("Type"), Kind.CHOICE, required=True, choices=UNIT_TYPES, width=14),
-        Column("combat", N_("Combat"), Kind.INT, minimum=1, maximum=11),
-        Column("move", N_("Move"), Kind.INT, minimum=0, maximum=10),
-        Column("capacity", N_("Capacity"), Kind.INT, minimum=0, maximum=50),
-        Column("enabled", N_("Enabled"), Kind.CHOICE, choices=YES_NO, width=10),
-    ),
-)
-
 CREDITS = Column("credits", N_("Credits"), Kind.INT, required=True, minimum=0)
 TECHS = Column("techs", N_("Technologies"), width=28,
                help=N_("ASSAULT_CANNON, ANTIGRAVITON, separated by commas."))

@@ -26,7 +26,7 @@ class SpaceSide:
 
 def space_contest(attacker: SpaceSide, defender: SpaceSide, stats: dict[str, UnitStats], params: dict[str, Any],
                   round_zero: bool = True) -> Contest:
-    capacity = int(params.get("transport_capacity", 6))
+    capacity = int(params["transport_capacity"])
 
     def side(s: SpaceSide) -> Side:
         members = space_members(s.ships, stats, s.plan, params, s.cargo, capacity)
@@ -39,12 +39,12 @@ def space_contest(attacker: SpaceSide, defender: SpaceSide, stats: dict[str, Uni
         return Side(s.race, members, (shots,), s.plan.retreat_if, s.can_retreat, s.immediate_retreat,
                     s.dna_penalty)
 
-    return Contest("space", side(attacker), side(defender), int(params.get("dna_penalty_rounds", 1)),
-                   int(params.get("max_rounds", 50)), openers=1)
+    return Contest("space", side(attacker), side(defender), int(params["dna_penalty_rounds"]),
+                   int(params["max_rounds"]), openers=1)
 
 
 def bombard_value(stats: dict[str, UnitStats], params: dict[str, Any]) -> int:
-    value = int(params.get("bombard_value", 0) or 0)
+    value = int(params["bombard_value"])
     return value or stats["DREADNOUGHT"].combat
 
 
@@ -58,5 +58,5 @@ def invasion_contest(invader: str, landers: list[Unit], bombarders: list[Unit], 
     fire = tuple((u.id, stats["PDS"].combat) for u in sorted(pds, key=lambda u: u.id)) if fighting else ()
     a = Side(invader, ground_members(fighting, stats, invader_plan.ground), (bomb, ()))
     d = Side(defender, ground_members(defenders, stats, defender_plan.ground), ((), fire))
-    return Contest("ground", a, d, dna_rounds=0, max_rounds=int(params.get("max_rounds", 50)), openers=2,
+    return Contest("ground", a, d, dna_rounds=0, max_rounds=int(params["max_rounds"]), openers=2,
                    retreats=False)

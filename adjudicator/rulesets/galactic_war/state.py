@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import re
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 import pandas as pd
+
+from adjudicator import rules_data
+
+PACKAGE = "adjudicator.rulesets.galactic_war"  # the data package: tables.toml
 
 SHIP_CLASSES = ("ship", "fighter")
 TECHS = ("ASSAULT_CANNON", "ANTIGRAVITON")
@@ -46,11 +48,12 @@ class UnitStats:
         return self.cls in SHIP_CLASSES
 
 
-def default_stats() -> dict[str, UnitStats]:
-    text = (resources.files("adjudicator.rulesets.galactic_war") / "units.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
+def default_stats(changes: pd.DataFrame | None = None) -> dict[str, UnitStats]:
+    """The statistics of each unit type: the units table of tables.toml, with the campaign's changes (rows of
+    the Rule tables sheet) applied."""
+    units = rules_data.table(PACKAGE, "units", changes)
     return {k: UnitStats(k, v["class"], int(v["combat"]), int(v["move"]), int(v["capacity"]), bool(v["enabled"]))
-            for k, v in data.items()}
+            for k, v in units.items()}
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class World:
 
     def capacity(self, unit_type: str) -> int:
         if unit_type == "TRANSPORT":
-            return int(self.params.get("transport_capacity", self.stats["TRANSPORT"].capacity))
+            return int(self.params["transport_capacity"])
         return self.stats[unit_type].capacity
 
     def in_system(self, system: str) -> list[Unit]:
@@ -170,8 +173,6 @@ def parse_techs(text: Any) -> set[str]:
 
 
 def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -> World:
-    from adjudicator.rulesets.galactic_war.schemas import UNIT_STATS
-
     systems: dict[str, System] = {}
     links: dict[str, set[str]] = {}
     for row in _rows(tables.get("systems")):
@@ -196,24 +197,11 @@ def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -
                         sid(row.get("aboard")))
     credits = {sid(r["id"]): int(r.get("credits") or 0) for r in _rows(tables.get("factions"))}
     techs = {sid(r["id"]): parse_techs(r.get("techs")) for r in _rows(tables.get("factions"))}
-    stats = default_stats()
-    known = {c.code for c in UNIT_STATS.column("type").choices}
-    for row in _rows(tables.get("unit_types")):
-        kind = str(row.get("type") or "")
-        if kind not in known or kind not in stats:
-            continue
-        base = stats[kind]
-        stats[kind] = UnitStats(
-            kind, base.cls,
-            int(row["combat"]) if row.get("combat") is not None else base.combat,
-            int(row["move"]) if row.get("move") is not None else base.move,
-            int(row["capacity"]) if row.get("capacity") is not None else base.capacity,
-            (row.get("enabled") == "Y") if row.get("enabled") else base.enabled,
-        )
+    stats = default_stats(tables.get("rule_tables"))
     return World(systems, planets, units, credits, techs, stats, dict(params))
 
 
-def world_to_tables(world: World, factions: pd.DataFrame, unit_types: pd.DataFrame | None,
+def world_to_tables(world: World, factions: pd.DataFrame, rule_tables: pd.DataFrame | None,
                     systems: pd.DataFrame | None) -> dict[str, pd.DataFrame]:
     factions = factions.copy()
     factions["credits"] = [world.credits.get(sid(f), 0) for f in factions["id"]]
@@ -229,6 +217,6 @@ def world_to_tables(world: World, factions: pd.DataFrame, unit_types: pd.DataFra
     out = {"factions": factions, "planets": planets, "units": units}
     if systems is not None:
         out["systems"] = systems
-    if unit_types is not None:
-        out["unit_types"] = unit_types
+    if rule_tables is not None:
+        out["rule_tables"] = rule_tables
     return out

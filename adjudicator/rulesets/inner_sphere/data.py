@@ -1,24 +1,40 @@
-"""The rule tables (tables.toml) with the campaign's Tariffs sheet laid over them, and research levels."""
+"""The rule tables (tables.toml) with the campaign's Rule tables sheet laid over them, read as the rules
+use them: costs, research levels, and the roll tables of the agency (a row keyed by a range of rolls)."""
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import pandas as pd
 
+from adjudicator import rules_data
 from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.state import amount
 
 PACKAGE = "adjudicator.rulesets.inner_sphere"
 
 
-@cache
-def rule_tables() -> dict[str, Any]:
-    return tomllib.loads((resources.files(PACKAGE) / "tables.toml").read_text(encoding="utf-8"))
+def rule_tables(changes: pd.DataFrame | None = None) -> dict[str, Any]:
+    """The ruleset's tables with the campaign's changes (the Rule tables sheet) applied."""
+    return rules_data.rule_tables(PACKAGE, changes)
+
+
+def by_roll(table: Mapping[str, Any], roll: int) -> dict[str, Any]:
+    """The row of a roll table whose key ("1", "2-4", "9-10") holds ``roll``; a table that leaves the roll
+    out is a :class:`~adjudicator.rules_data.RuleTableError` (a table the GM changed must still cover it)."""
+    ranges = []
+    for key, row in table.items():
+        low, _, high = str(key).partition("-")
+        if low.strip().isdigit() and (high or low).strip().isdigit():
+            ranges.append((int(low), int(high or low), row))
+    if ranges:  # a roll beyond the table (an unclamped roll) reads its first or last row
+        roll = min(max(roll, min(r[0] for r in ranges)), max(r[1] for r in ranges))
+    for low, high, row in ranges:
+        if low <= roll <= high:
+            return dict(row)
+    raise rules_data.RuleTableError(f"no row of the table for a roll of {roll} (rows: {', '.join(table)})")
 
 
 @dataclass(frozen=True)
@@ -59,57 +75,39 @@ class Tariffs:
     ships: dict[str, ShipClass]
     factory_income: dict[str, int]  # C
     factory_lines: dict[str, int]
-    overridden: frozenset[str]
+    tables: dict[str, Any]  # every table, as the campaign has them (the agency's roll tables among them)
+
+    @property
+    def top_defence(self) -> int:
+        """The highest aerospace defence level: the last level of the defences table."""
+        return max(self.defences)
+
+    def row(self, table: str, key: str) -> dict[str, Any]:
+        """One row of a table by its key (``tariffs.row("revolt", "roll")``)."""
+        return dict(rules_data.rows_of(self.tables, table)[key])
+
+    def by_roll(self, table: str, roll: int) -> dict[str, Any]:
+        """The row of a roll table that holds ``roll`` (see :func:`by_roll`)."""
+        return by_roll(rules_data.rows_of(self.tables, table), roll)
 
 
-def tariffs(frame: pd.DataFrame | None) -> Tariffs:
-    """The rule tables with the GM's rows of the Tariffs sheet applied (a blank cell keeps the default)."""
-    data = rule_tables()
-    rows: dict[str, dict[str, Any]] = {}
-    if frame is not None and not frame.empty:
-        for record in frame.to_dict("records"):
-            item = str(record.get("item") or "").strip().upper().replace(" ", "")
-            if item:
-                rows[item] = {k: v for k, v in record.items() if v is not None and not pd.isna(v)}
-
-    def pick(item: str, column: str, default: Any) -> Any:
-        return rows.get(item, {}).get(column, default)
-
+def tariffs(changes: pd.DataFrame | None) -> Tariffs:
+    """The rule tables with the campaign's changes (rows of the Rule tables sheet) applied."""
+    data = rule_tables(changes)
     units = {
-        code: UnitType(code, amount(pick(code, "purchase", u["purchase"])),
-                       amount(pick(code, "upkeep", u["upkeep"])), u["strength"], u["factory"],
-                       int(pick(code, "turns", u["turns"])))
+        code: UnitType(code, amount(u["purchase"]), amount(u["upkeep"]), u["strength"], u["factory"], int(u["turns"]))
         for code, u in data["regiments"].items()
     }
-    defences = {}
-    for level, d in data["defences"].items():
-        item = f"DEF{level}"
-        defences[int(level)] = DefenceLevel(int(level), amount(pick(item, "purchase", d["purchase"])),
-                                            amount(pick(item, "upkeep", d["upkeep"])), d["dice"], d["strength"],
-                                            int(pick(item, "turns", d["turns"])), d["detection"])
-    ships = {
-        code: ShipClass(code, s["capacity"], s["safe"], s["max"], s["accident"],
-                        amount(pick(code, "purchase", s["per_hex"])))
-        for code, s in data["jumpships"].items()
+    defences = {
+        int(level): DefenceLevel(int(level), amount(d["purchase"]), amount(d["upkeep"]), d["dice"], d["strength"],
+                                 int(d["turns"]), d["detection"])
+        for level, d in data["defences"].items()
     }
-    income = {t: amount(pick(t, "income", f["income"])) for t, f in data["factories"].items()}
+    ships = {code: ShipClass(code, s["capacity"], s["safe"], s["max"], s["accident"], amount(s["per_hex"]))
+             for code, s in data["jumpships"].items()}
+    income = {t: amount(f["income"]) for t, f in data["factories"].items()}
     lines = {t: int(f["lines"]) for t, f in data["factories"].items()}
-    return Tariffs(units, defences, ships, income, lines, frozenset(rows))
-
-
-def tariff_rows() -> list[dict[str, Any]]:
-    """The default Tariffs sheet (what a new campaign shows the GM)."""
-    data = rule_tables()
-    rows: list[dict[str, Any]] = []
-    for code, u in data["regiments"].items():
-        rows.append({"item": code, "purchase": u["purchase"], "upkeep": u["upkeep"], "turns": u["turns"]})
-    for level, d in data["defences"].items():
-        rows.append({"item": f"DEF{level}", "purchase": d["purchase"], "upkeep": d["upkeep"], "turns": d["turns"]})
-    for code, s in data["jumpships"].items():
-        rows.append({"item": code, "purchase": s["per_hex"]})
-    for code, f in data["factories"].items():
-        rows.append({"item": code, "income": f["income"]})
-    return rows
+    return Tariffs(units, defences, ships, income, lines, data)
 
 
 # ------------------------------------------------------------------------------------------ research
@@ -118,15 +116,16 @@ ADDITIVE = ("safe_hexes", "fortress", "ground", "ground_defender", "stacking", "
 HIGHEST = ("regular_pct", "factory_income_pct")
 
 
-@cache
-def research_levels() -> dict[str, list[dict[str, int]]]:
-    return {line: [dict(level) for level in levels] for line, levels in rule_tables()["research"].items()}
+def research_levels(tables: Mapping[str, Any] | None = None) -> dict[str, list[dict[str, int]]]:
+    """The levels of each research line (of ``tables``, a campaign's; by default the ruleset's own)."""
+    research = (tables if tables is not None else rule_tables())["research"]
+    return {line: [dict(level) for level in levels] for line, levels in research.items()}
 
 
-def bonuses(points: dict[str, int]) -> dict[str, int]:
+def bonuses(points: dict[str, int], tables: Mapping[str, Any] | None = None) -> dict[str, int]:
     """What a state's research gives (A37): the "+1"s add up; percentages take the highest level reached."""
     out = dict.fromkeys(ADDITIVE + HIGHEST, 0)
-    for line, levels in research_levels().items():
+    for line, levels in research_levels(tables).items():
         have = points.get(line, 0)
         for level in levels:
             if have < level["points"]:

@@ -27,6 +27,7 @@ from adjudicator.engine.ruleset import (
 )
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.gm import GmInputs
@@ -122,15 +123,15 @@ class InnerSphere(Ruleset):
     data_package = "adjudicator.rulesets.inner_sphere"
     faction_columns = (schemas.TREASURY,)
     state_schemas = (schemas.SYSTEMS, schemas.FACTORIES, schemas.REGIMENTS, schemas.JUMPSHIPS, schemas.JOBS,
-                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, schemas.TARIFFS, schemas.LINKS,
+                     schemas.RESEARCH_POINTS, schemas.LABS, schemas.SALES, RULE_TABLES, schemas.LINKS,
                      schemas.COMMANDOS, schemas.UNREST, schemas.UNREST_MODS, schemas.KNOWN, schemas.NEUTRAL)
     order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.AGENCY, schemas.RESEARCH)
     row_groups = {"movement": "ship"}  # noqa: RUF012 - a bad cell rejects the jumpship's whole chain
     gm_input_schemas = (schemas.COMBATS, schemas.ACCIDENTS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
-        return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("tariffs")), snapshot,
-                       set(campaign.factions))
+        return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("rule_tables")),
+                       snapshot, set(campaign.factions))
 
     # ----------------------------------------------------------------- check
     def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:

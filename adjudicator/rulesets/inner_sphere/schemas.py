@@ -8,7 +8,11 @@ are keyed so that the movement and agency orders (part 2) can add their own tabl
 from __future__ import annotations
 
 from adjudicator.i18n import N_
+from adjudicator.rules_data import default_tables
 from adjudicator.sheets import Column, Kind, TableSchema, choices
+
+#: The top aerospace defence level: the last level of the defences table of tables.toml (§2.3).
+TOP_DEFENCE = max(int(level) for level in default_tables("adjudicator.rulesets.inner_sphere")["defences"])
 
 YES_NO = choices(("YES", N_("YES"), ["si", "sí", "s", "y", "да", "true", "1"]),
                  ("NO", N_("NO"), ["нет", "n", "false", "0"]))
@@ -99,7 +103,7 @@ PURCHASES = TableSchema(
         Column("system", N_("System"), width=10, help=N_("The hex (XXYY) of your system.")),
         Column("unit_type", N_("Unit type"), Kind.CHOICE, choices=UNIT_TYPES, width=18,
                help=N_("Regiment: its type, e.g. Heavy mechs.")),
-        Column("level", N_("Level"), Kind.INT, minimum=1, maximum=5, width=8,
+        Column("level", N_("Level"), Kind.INT, minimum=1, maximum=TOP_DEFENCE, width=8,
                help=N_("Aerospace defence: the level ordered (optional; it must be the next one).")),
         Column("name", N_("Regiment name"), width=22, help=N_("Optional: the new regiment's name.")),
         Column("factory", N_("Factory no."), Kind.INT, minimum=1, width=8,
@@ -141,7 +145,7 @@ SYSTEMS = TableSchema(
         Column("owner", N_("Owner"), width=10),
         Column("disputed", N_("Disputed"), Kind.CHOICE, choices=YES_NO, width=9),
         Column("income", N_("Income"), Kind.NUMBER, minimum=0, width=8),
-        Column("defence", N_("Defence level"), Kind.INT, minimum=0, maximum=5, width=8),
+        Column("defence", N_("Defence level"), Kind.INT, minimum=0, maximum=TOP_DEFENCE, width=8),
         Column("icna", N_("ICNA"), Kind.CHOICE, choices=YES_NO, width=6),
     ),
 )
@@ -239,19 +243,6 @@ SALES = TableSchema(
         Column("line", N_("Line"), Kind.CHOICE, required=True, choices=LINES, width=22),
         Column("points", N_("Points"), Kind.INT, required=True, minimum=0, width=8),
         Column("effective_turn", N_("Takes effect in turn"), Kind.INT, required=True, minimum=1, width=10),
-    ),
-)
-
-TARIFFS = TableSchema(
-    key="tariffs",
-    title=N_("Tariffs"),
-    columns=(
-        Column("item", N_("Item"), required=True, width=12,
-               help=N_("VL…MA, DEF1…DEF5, NS1…NS5, LIGHT, MEDIUM, HEAVY.")),
-        Column("purchase", N_("Purchase"), Kind.NUMBER, minimum=0, width=10),
-        Column("upkeep", N_("Upkeep"), Kind.NUMBER, minimum=0, width=10),
-        Column("income", N_("Income"), Kind.NUMBER, minimum=0, width=10),
-        Column("turns", N_("Build turns"), Kind.INT, minimum=1, width=8),
     ),
 )
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator import rules_data
 from adjudicator.ledger import Amount, exact
 from adjudicator.rulesets.inner_sphere.schemas import (
     COMMANDOS,
@@ -29,6 +30,8 @@ from adjudicator.rulesets.inner_sphere.schemas import (
     UNREST,
     UNREST_MODS,
 )
+
+PACKAGE = "adjudicator.rulesets.inner_sphere"  # the data package: tables.toml
 
 
 def hex_id(value: Any) -> str:
@@ -161,6 +164,8 @@ class World:
     unrest_mods: list[tuple[str, int, int, int]] = field(default_factory=list)  # hex, value, first, last turn
     known: set[tuple[str, str]] = field(default_factory=set)  # (faction, foreign regiment) names learned
     neutral: dict[str, str] = field(default_factory=dict)  # regiment → system it stays neutral in (352)
+    #: The research levels of the campaign's rule tables (the Rule tables sheet laid over tables.toml).
+    research: dict[str, list[dict[str, int]]] = field(default_factory=dict)
 
     def copy(self) -> World:
         return copy.deepcopy(self)
@@ -216,6 +221,7 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
                             amount(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
     treasury = {key(r["id"]): amount(r.get("treasury")) for r in _rows(tables.get("factions"))}
     world = World(systems, treasury)
+    world.research = rules_data.rule_tables(PACKAGE, tables.get("rule_tables"))["research"]
     for r in _rows(tables.get("factories")):
         f = Factory(key(r["id"]), hex_id(r["system"]), str(r["type"]), r.get("damaged") == "YES",
                     _int(r.get("halted_until"), None))
@@ -268,7 +274,7 @@ def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
 
 
 def world_to_tables(world: World, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """The state tables after a turn (the tariffs are the GM's and kept as they are)."""
+    """The state tables after a turn (the rule tables are the GM's and kept as they are)."""
     factions = tables["factions"].copy()
     factions["treasury"] = [amount(world.treasury.get(key(f), 0)) for f in factions["id"]]
     out = {"factions": factions}

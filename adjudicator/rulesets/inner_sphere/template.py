@@ -18,7 +18,7 @@ from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import gettext_in
 from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere import schemas
-from adjudicator.rulesets.inner_sphere.data import rule_tables, tariffs
+from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import Context
 from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost
 from adjudicator.rulesets.inner_sphere.phases import economy
@@ -36,7 +36,7 @@ class _Quiet:
 def available(campaign: Campaign, faction: str) -> Amount:
     """C a state has for its orders: treasury + income − upkeep − jumpship minimum."""
     world = world_from_tables(campaign.tables)
-    ctx = Context(campaign.parameters, campaign.turn, _Quiet(), tariffs(campaign.tables.get("tariffs")), world)
+    ctx = Context(campaign.parameters, campaign.turn, _Quiet(), tariffs(campaign.tables.get("rule_tables")), world)
     economy.collect(world, ctx, faction)
     return world.treasury.get(faction, 0)
 
@@ -69,7 +69,7 @@ def _table(ws: Any, col: int, rows: list[tuple[str, Any]]) -> str:
 def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
     lang = campaign.factions[faction].language
     world = world_from_tables(campaign.tables)
-    tariff = tariffs(campaign.tables.get("tariffs"))
+    tariff = tariffs(campaign.tables.get("rule_tables"))
     params = campaign.parameters
     costs = wb.create_sheet(COSTS_SHEET)
     costs.sheet_state = "hidden"
@@ -83,12 +83,12 @@ def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
     units = [(_label(unit_col, code, lang), amount(u.purchase)) for code, u in tariff.units.items()]
     units += [(code, amount(u.purchase)) for code, u in tariff.units.items()]
     defences = [(s.hex, amount(tariff.defences[s.defence + 1].purchase)) for s in world.systems.values()
-                if s.owner == faction and s.defence < 5]
+                if s.owner == faction and s.defence < tariff.top_defence]
     line_col = schemas.RESEARCH.column("line")
     lines = [(_label(line_col, code, lang), 1 if (faction, code) in world.opened else 0)
              for code in schemas.LINE_ORDER]
     op_col = schemas.AGENCY.column("op")
-    agency = rule_tables()["agency"]
+    agency = tariff.tables["agency"]
     ops = [(_label(op_col, code, lang), agency[code]["cost"]) for code in sorted(agency)]
     ops += [(code, agency[code]["cost"]) for code in sorted(agency)]
     ops += [(synonym, agency[c.code]["cost"]) for c in op_col.choices for synonym in c.synonyms if synonym != c.code]
@@ -113,7 +113,7 @@ def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
         ws = wb[title]
         c, t, left = (_letter(schema, k) for k in ("cost", "running", "left"))
         for r in range(2, last + 1):
-            cost = _cost_formula(schema, r, lang, params, ranges)
+            cost = _cost_formula(schema, r, lang, params, ranges, agency)
             ws[f"{c}{r}"] = f'=IF($A{r}="","",{cost})'
             ws[f"{t}{r}"] = f'=IF($A{r}="","",{before[schema.key]}+SUM(${c}$2:${c}{r}))'
             ws[f"{left}{r}"] = f'=IF($A{r}="","",{quote_sheetname(COSTS_SHEET)}!$B$1-{t}{r})'
@@ -160,9 +160,10 @@ def _key(cell: str) -> str:
     return f'IF(ISNUMBER({cell}),TEXT({cell},"0000"),{cell})'
 
 
-def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, ranges: dict[str, str]) -> str:
+def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, ranges: dict[str, str],
+                  agency: dict[str, Any]) -> str:
     if schema.key == "agency":
-        return _agency_formula(r, lang, ranges["ops"])
+        return _agency_formula(r, lang, ranges["ops"], agency)
     kind = schema.column("kind")
     if schema.key == "repairs":
         return f"IFERROR(VLOOKUP({_key(f'B{r}')},{ranges['repair']},2,FALSE),0)"
@@ -180,10 +181,10 @@ def _cost_formula(schema: schemas.TableSchema, r: int, lang: str, params: dict, 
             f'IF({_is(f"$A{r}", kind, "ICNA", lang)},{params["icna_cost"]},N(G{r}))))')
 
 
-def _agency_formula(r: int, lang: str, table: str) -> str:
+def _agency_formula(r: int, lang: str, table: str, agency: dict[str, Any]) -> str:
     """The operation's cost (by label, code or Spanish name) + the bribe; 352 by the status quelled;
     342 Attach is free."""
-    schema, agency = schemas.AGENCY, rule_tables()["agency"]
+    schema = schemas.AGENCY
     op, mode, status, bribe = (_letter(schema, k) for k in ("op", "mode", "status", "bribe"))
     attach = _label(schema.column("mode"), "ATTACH", lang)
     civil, military, revolt = (_label(schema.column("status"), code, lang) for code in ("CIVIL", "MILITARY", "REVOLT"))

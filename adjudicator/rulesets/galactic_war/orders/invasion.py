@@ -73,19 +73,19 @@ def check(world: World, landing: Landing, params: dict[str, Any], space_owner: s
         else:
             name = bombarders[0].id
             shield = any(u.type == "PDS" and u.planet == planet.id and u.race != race for u in world.units.values())
-            lifts = params.get("antigraviton_ignores_pds") and world.has_tech(race, "ANTIGRAVITON")
+            lifts = params["antigraviton_ignores_pds"] and world.has_tech(race, "ANTIGRAVITON")
             if shield and not lifts:
                 reason = msg("the planet is protected by PDS")
             elif not any(u.type == "GF" and u.planet == planet.id and u.race != race for u in world.units.values()):
                 reason = msg("there are no enemy Ground Forces on it")
-            elif params.get("bombard_requires_landing") and not landers:
+            elif params["bombard_requires_landing"] and not landers:
                 reason = msg("there is no landing on it")
         if reason is not None:
             return Rejection("I03", msg("Dreadnought {id} cannot bomb {planet}: {reason}.", id=name,
                                         planet=planet.id, reason=reason), "bombard", None)
     if planet.owner != race:
         guard = planet.owner if space_owner is None else space_owner
-        if params.get("invasion_requires_clear_space", True) and guard and guard != race \
+        if params["invasion_requires_clear_space"] and guard and guard != race \
                 and world.ships(system, guard):
             return Rejection("I04", msg("Invasion of {planet} impossible: enemy ships remain in {system}.",
                                         planet=planet.id, system=system), "planet", None)

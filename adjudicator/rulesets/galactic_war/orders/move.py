@@ -130,7 +130,7 @@ def check_rows(world: World, rows: list[MoveRow], params: dict[str, Any]) -> dic
     """Every row of one race against the start-of-Movement snapshot; MV02 across its rows."""
     out: dict[int, Move | Rejection] = {}
     claimed: dict[str, int] = {}
-    wormholes = bool(params.get("wormholes_adjacent", True))
+    wormholes = bool(params["wormholes_adjacent"])
     explicit = {w.unit_id for r in rows for w in r.wanted if w.unit_id}
     for row in rows:
         result = _check(world, row, wormholes, params, claimed, explicit)

@@ -36,7 +36,7 @@ class Invasion:
 def contest_for(world: World, checked: Checked, plans: dict[str, PlanBook], params: dict[str, Any]):  # noqa: ANN201
     planet = world.planets[checked.landing.planet]
     defender = planet.owner
-    scope_system = params.get("pds_fire_scope") == "SYSTEM"
+    scope_system = params["pds_fire_scope"] == "SYSTEM"
     defenders = [u for u in world.units.values() if u.type == "GF" and u.planet == planet.id and u.race == defender]
     pds = [u for u in world.units.values() if u.type == "PDS" and u.race == defender and u.race != checked.landing.race
            and u.planet and (u.planet == planet.id or (scope_system and u.system == planet.system)) and defender]

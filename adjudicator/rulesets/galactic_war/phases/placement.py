@@ -42,7 +42,7 @@ def place_all(world: World, snapshot: World, rows: list[tuple[int, dict[str, Any
         elif planet is None or not planet.dock or planet.owner != race or planet.dock_built == turn:
             result.problem = ("P01", msg("Dock on {planet} cannot produce this turn.", planet=planet_id))
         else:
-            limit = planet.resources + int(params.get("production_bonus", 0))
+            limit = planet.resources + int(params["production_bonus"])
             if used.get(planet_id, 0) + count > limit:
                 result.problem = ("P02", msg("Dock on {planet} may produce {r} units; {n} ordered.", planet=planet_id,
                                              r=limit, n=used.get(planet_id, 0) + count))
@@ -65,6 +65,6 @@ def place_all(world: World, snapshot: World, rows: list[tuple[int, dict[str, Any
 def blockaded(world: World, system: str, race: str, params: dict[str, Any], dna: set[str]) -> bool:
     """Ships of another race in the dock's system (with 'Do not attack' too, by default; G20)."""
     others = [u for u in world.ships(system) if u.race != race]
-    if not params.get("blockade_includes_dna", True):
+    if not params["blockade_includes_dna"]:
         others = [u for u in others if u.id not in dna]
     return bool(others)

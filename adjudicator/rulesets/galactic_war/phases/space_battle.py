@@ -92,7 +92,7 @@ def retreat_destination(world: World, ctx: BattleContext, race: str, system: str
         legal = {s for s in came if clear(s)}
     else:
         legal = set()
-        for s in world.neighbours(system, bool(ctx.params.get("wormhole_retreat", False))):
+        for s in world.neighbours(system, bool(ctx.params["wormhole_retreat"])):
             if not clear(s):
                 continue
             foreign = any(u.race != race for u in world.in_system(s)) or any(
@@ -130,7 +130,7 @@ def order_of_battle(world: World, ctx: BattleContext, system: str, races: list[s
     the survivor defends against the arrivals; with ``BY_SIZE`` every race is taken by ship count."""
     starters = [r for r in races if ctx.snapshot.ships(system, r)]
     arrivals = [r for r in races if r not in starters]
-    starters_first = ctx.params.get("broken_truce", "STARTERS_FIRST") == "STARTERS_FIRST"
+    starters_first = ctx.params["broken_truce"] == "STARTERS_FIRST"
     if len(starters) == 1:
         return starters[0], by_size(world, ctx, system, arrivals)
     if not starters:
@@ -158,7 +158,7 @@ def battles_in(world: World, ctx: BattleContext, system: str) -> list[Battle]:
     if all(has_dna(world, ctx, r, system) for r in races):
         ctx.coexist.append((system, tuple(races)))
         return []
-    if len(races) >= 3 and ctx.params.get("multi_race") == "GM":
+    if len(races) >= 3 and ctx.params["multi_race"] == "GM":
         ctx.flags.append(msg("{n} races meet in {system}: the battle is left to the GM (multi_race = GM).",
                              n=len(races), system=system))
         return []
@@ -264,7 +264,7 @@ def apply_battle(world: World, ctx: BattleContext, battle: Battle, destinations:
         winner = battle.attacker if end.outcome == ATTACKER_HOLDS else battle.defender
         loser = battle.defender if winner == battle.attacker else battle.attacker
         battle.winner = winner
-        battle.trophies = killed_trophies[loser] * int(ctx.params.get("trophy_credits", 2))
+        battle.trophies = killed_trophies[loser] * int(ctx.params["trophy_credits"])
         world.credits[winner] = world.credits.get(winner, 0) + battle.trophies
     elif end.outcome == CAPPED:
         ctx.flags.append(msg("The battle in {system} was still going after {n} rounds: decide it by hand.",
@@ -275,7 +275,7 @@ def apply_battle(world: World, ctx: BattleContext, battle: Battle, destinations:
 
 def _destroy(world: World, ctx: BattleContext, unit: Unit) -> None:
     for cargo in world.cargo(unit.id):
-        if ctx.params.get("cargo_dies_with_transport", True):
+        if ctx.params["cargo_dies_with_transport"]:
             del world.units[cargo.id]
         else:
             cargo.aboard = ""

@@ -111,8 +111,8 @@ def _defence(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     if isinstance(checked, Rejection):
         return checked
     system = world.systems[checked]
-    if system.defence >= 5:
-        return Rejection("E-DEF-MAX", msg("Level 5 is the maximum."), "system")
+    if system.defence >= ctx.tariffs.top_defence:
+        return Rejection("E-DEF-MAX", msg("Level {level} is the maximum.", level=ctx.tariffs.top_defence), "system")
     if any(j.kind == "DEFENCE" and j.system == system.hex for j in world.jobs):
         return Rejection("E-DEF-BUSY", msg("A defence level is already under construction in {system}.",
                                            system=system.hex), "system")

@@ -30,7 +30,8 @@ class Income:
 
 
 def research_bonuses(world: World, faction: str) -> dict[str, int]:
-    return bonuses({line: pts for (f, line), pts in world.points.items() if f == faction})
+    return bonuses({line: pts for (f, line), pts in world.points.items() if f == faction},
+                   {"research": world.research} if world.research else None)
 
 
 def _restless(world: World, hex_: str) -> bool:

@@ -116,10 +116,10 @@ def check(op: Op, order: OrderRow, ctx: Context) -> Rejection | None:
     return None
 
 
-def cost_of(op: Op, params: dict[str, Any]) -> int:
-    table = spec(op.op)
+def cost_of(op: Op, ctx: Context) -> int:
+    table = spec(ctx, op.op)
     if op.op == "342":
-        return 0 if op.mode == "ATTACH" and not params["attach_requires_roll"] else table["cost"] + op.bribe
+        return 0 if op.mode == "ATTACH" and not ctx.params["attach_requires_roll"] else table["cost"] + op.bribe
     if op.op == "352":
         return table[op.status.lower()]
     return table["cost"]
@@ -136,7 +136,7 @@ def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
     same = {(o.op, o.label, o.status) for o in plan.agency if not (o.op == "342" and o.mode == "NEW")}
     if (op.op, op.label, op.status) in same:
         return Rejection("E-AG-DUP", msg("The same operation against the same target twice this turn."), "target")
-    op.cost = cost_of(op, ctx.params)
+    op.cost = cost_of(op, ctx)
     refused = pay(world, ctx, order, op.cost, AGENCY, msg("{op} on {target}.", op=op_label(op.op), target=op.label))
     if refused:
         return refused

@@ -46,7 +46,7 @@ def check(op: Op, order: OrderRow, ctx: Context, mine: list[Commando]) -> Reject
     here = snapshot.where(commando)
     if op.mode == "ADVANCE":
         step_ = hexmap.distance(here, op.target, params["hex_layout"]) if here else 99
-        if step_ != 1 or commando.regiment:
+        if step_ != int(ctx.tariffs.row("commandos", "limits")["advance"]) or commando.regiment:
             return Rejection("E-AG-RANGE", msg("Commando {commando} can only advance 1 hex ({n}).",
                                                commando=commando.id, n=step_), "target")
         return None
@@ -65,6 +65,12 @@ def check(op: Op, order: OrderRow, ctx: Context, mine: list[Commando]) -> Reject
     return None
 
 
+def bribe_bonus(op: Op, ctx: Context) -> int:
+    """+1 per ``bribe_step`` C of bribe, at most the table's ``max_bribe_bonus``."""
+    top = int(ctx.tariffs.row("commandos", "limits")["max_bribe_bonus"])
+    return min(top, op.bribe // int(ctx.params["bribe_step"]))
+
+
 def _present(world: World, faction: str, hex_: str) -> list[Commando]:
     """Foreign commandos in the system, and those attached to regiments on its planet (not aboard) (A28)."""
     return sorted((c for c in world.commandos.values() if c.owner != faction and world.where(c) == hex_),
@@ -76,11 +82,12 @@ def purge_all(world: World, ctx: Context, dice: Dice, agency: Agency, batch: lis
     removals: dict[str, Op] = {}
     for op in batch:
         present = _present(world, op.faction, op.target)
-        eff = roll(dice, ctx.params, op)
+        eff = roll(dice, ctx, op)
         name = world.systems[op.target].name
-        if eff <= 3:
+        finds = ctx.tariffs.by_roll("purge", eff)["finds"]
+        if finds == "all":
             gone = present
-        elif eff <= 6:
+        elif finds == "one":
             gone = [present[dice.d(len(present), f"{op.purpose}:pick") - 1]] if len(present) > 1 else present
         else:
             gone = []
@@ -89,7 +96,7 @@ def purge_all(world: World, ctx: Context, dice: Dice, agency: Agency, batch: lis
         if gone:
             op.result = msg("Purge of {system}: commandos dismantled: {list}.", system=name,
                             list=", ".join(f"{c.id} ({c.owner})" for c in gone))
-        elif eff <= 8 and present and eff >= 7:
+        elif finds == "present" and present:
             op.result = msg("Purge of {system}: foreign agents are present.", system=name)
         else:
             op.result = msg("Purge of {system}: nothing found.", system=name)
@@ -109,8 +116,8 @@ def introduce(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) ->
                             commando=op.commando)
             return
         if ctx.params["attach_requires_roll"]:
-            roll(dice, ctx.params, op, min(5, op.bribe // int(ctx.params["bribe_step"])))
-            if detect(dice, ctx.params, op):
+            roll(dice, ctx, op, bribe_bonus(op, ctx))
+            if detect(dice, ctx, op):
                 agency.tell(op.owner, msg("Commandos of {actor} detected entering {system}.", actor=op.faction,
                                           system=world.systems[regiment.system].name))
             if not op.success:
@@ -123,8 +130,8 @@ def introduce(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) ->
         return
     already = sum(1 for c in ctx.snapshot.commandos.values()
                   if c.owner == op.faction and c.established_turn < ctx.turn and ctx.snapshot.where(c) == op.target)
-    bonus = already + min(5, op.bribe // int(ctx.params["bribe_step"]))
-    roll(dice, ctx.params, op, bonus)
+    bonus = already + bribe_bonus(op, ctx)
+    roll(dice, ctx, op, bonus)
     name = world.systems[op.target].name
     if op.success and op.mode == "NEW":
         cid = f"{op.faction}-T{ctx.turn}-C{op.row}"
@@ -137,7 +144,7 @@ def introduce(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) ->
         op.result = msg("Commando {commando} advanced to {system}.", commando=op.commando, system=name)
     else:
         op.result = msg("The commandos could not enter {system}.", system=name)
-    if detect(dice, ctx.params, op):
+    if detect(dice, ctx, op):
         agency.tell(op.owner, msg("Commandos of {actor} detected entering {system}.", actor=op.faction, system=name))
 
 

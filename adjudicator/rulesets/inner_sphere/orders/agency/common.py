@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.dice import Dice
+from adjudicator.dice import Dice, DiceError
 from adjudicator.i18n import Msg, msg
-from adjudicator.rulesets.inner_sphere.data import rule_tables
+from adjudicator.rulesets.inner_sphere.orders.common import Context
 from adjudicator.rulesets.inner_sphere.schemas import AGENCY_OPS, LINES, UNREST_STATUSES
 
 #: The order in which operations resolve: numerical, each protection just before its sabotage (§3 step 7).
@@ -24,8 +24,14 @@ LINE_LABELS = {c.code: c.label for c in LINES}
 REBELS = "REBELS"
 
 
-def spec(op: str) -> dict[str, int]:
-    return dict(rule_tables()["agency"][op])
+#: The most d10s a d4 rerolls (on 9-10) before the dice are taken to be broken: 100 rerolls in a row happen
+#: once in 10^70 turns with real dice, but always with scripted dice that show only 9s and 10s.
+D4_REROLLS = 100
+
+
+def spec(ctx: Context, op: str) -> dict[str, int]:
+    """The operation's row of the agency table (costs, success and detection ranges), as the campaign has it."""
+    return ctx.tariffs.row("agency", op)
 
 
 def op_label(op: str) -> Msg:
@@ -76,7 +82,7 @@ class Agency:
     protected: set[tuple[str, ...]] = field(default_factory=set)
     skipped: set[str] = field(default_factory=set)  # regiments left out of load/unload/invade/raid/retreat
     no_combat: set[str] = field(default_factory=set)  # regiments that take no part in combat this turn
-    thefts: list[tuple[Op, int, bool]] = field(default_factory=list)  # 347: (op, eff, top-secret plans)
+    thefts: list[tuple[Op, int, bool]] = field(default_factory=list)  # 347: (op, X stolen, top-secret plans)
     revolts: list[tuple[str, str, str]] = field(default_factory=list)  # free 351 outcomes: (hex, instigator, purpose)
     transfers: list[tuple[str, str]] = field(default_factory=list)  # systems passing at end of turn: (hex, to)
     defections: list[tuple[str, str]] = field(default_factory=list)  # regiments changing sides: (id, to)
@@ -90,34 +96,39 @@ class Agency:
         self.intel.append((faction, [self.reports, subject, item, detail]))
 
 
-def roll(dice: Dice, params: dict[str, Any], op: Op, bonus: int = 0, penalty: int = 0) -> int:
+def roll(dice: Dice, ctx: Context, op: Op, bonus: int = 0, penalty: int = 0) -> int:
     """The operation's d10: sets ``nat``, ``eff`` and ``success``; returns eff (A3)."""
     op.nat = dice.d(10, op.purpose)
     eff = op.nat - bonus + penalty
-    if params["clamp_rolls"]:
+    if ctx.params["clamp_rolls"]:
         eff = min(10, max(1, eff))
     op.eff = eff
-    op.success = eff <= spec(op.op)["success"]
+    op.success = eff <= spec(ctx, op.op)["success"]
     return eff
 
 
-def detect(dice: Dice, params: dict[str, Any], op: Op) -> bool:
+def detect(dice: Dice, ctx: Context, op: Op) -> bool:
     """Detection: a second unmodified d10 (or the effective roll, ``detection_roll=same``) in the range (A24)."""
-    low = spec(op.op)["detection"]
+    low = spec(ctx, op.op)["detection"]
     if not low:
         return False
-    value = op.eff if params["detection_roll"] == "same" and op.eff is not None else dice.d(10, f"{op.purpose}:detect")
+    same = ctx.params["detection_roll"] == "same" and op.eff is not None
+    value = op.eff if same else dice.d(10, f"{op.purpose}:detect")
     op.detected = value >= low
     return op.detected
 
 
 def d4(dice: Dice, purpose: str) -> int:
-    """A d10 rerolled on 9–10, then halved up (§0)."""
-    for n in range(1, 50):
+    """A d10 rerolled on 9–10, then halved up (§0): rolls ``{purpose}:d4:1``, ``:d4:2``… until one shows 1–8.
+
+    Raises :class:`~adjudicator.dice.DiceError` when :data:`D4_REROLLS` d10s in a row show 9 or 10 (dice that
+    can give no d4, such as a case scripting ``9`` for every roll), rather than make up a value."""
+    for n in range(1, D4_REROLLS + 1):
         value = dice.d(10, f"{purpose}:d4:{n}")
         if value <= 8:
             return (value + 1) // 2
-    return 4
+    raise DiceError(f"no d4 for {purpose!r}: {D4_REROLLS} d10s in a row showed 9 or 10 (are the dice scripted "
+                    f"to show only 9 and 10?)")
 
 
 def joined(separator: str, parts: list[Any]) -> Msg:

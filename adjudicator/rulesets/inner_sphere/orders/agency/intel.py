@@ -81,35 +81,38 @@ def basic(world: World, op: Op, add: Any, regiments: Any = None, factory: Any = 
 
 
 def espionage(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> None:
-    eff = roll(dice, ctx.params, op)
+    eff = roll(dice, ctx, op)
     system = world.systems[op.target]
     subject = f"{system.name} ({op.target})"
 
     def add(item: Any, detail: Any) -> None:
         agency.report(op.faction, subject, item, detail)
 
-    if eff <= 2:
+    depth = ctx.tariffs.by_roll("espionage", eff)["depth"]
+    if depth == "full":
         full(world, ctx, op, add)
-    elif eff <= 5:
+    elif depth == "partial":
         partial(world, op, add)
-    elif eff <= 8:
+    elif depth == "basic":
         basic(world, op, add)
     else:
-        agent = dice.d(10, f"{op.purpose}:agent")
+        report = ctx.tariffs.by_roll("double_agent", dice.d(10, f"{op.purpose}:agent"))["report"]
+        blur, top = ctx.tariffs.row("double_agent", "report"), ctx.tariffs.top_defence
+        low, high = float(blur["low"]), float(blur["high"])
         count = sum(1 for r in world.regiments.values() if r.system == op.target and not r.jumpship)
-        if agent <= 4:
+        if report == "true":
             basic(world, op, add)
-        elif agent <= 7:
-            basic(world, op, add, regiments=f"{math.floor(count * 0.5)}–{math.ceil(count * 1.5)}",
-                  defence=f"{max(0, system.defence - 1)}–{min(5, system.defence + 1)}")
+        elif report == "blurred":
+            basic(world, op, add, regiments=f"{math.floor(count * low)}–{math.ceil(count * high)}",
+                  defence=f"{max(0, system.defence - blur['blur'])}–{min(top, system.defence + blur['blur'])}")
         else:
-            factor = 0.5 + (dice.d(10, f"{op.purpose}:false:count") - 1) / 9
+            factor = low + (dice.d(10, f"{op.purpose}:false:count") - 1) / 9 * (high - low)
             basic(world, op, add, regiments=max(0, round(count * factor)),
-                  factory=dice.d(10, f"{op.purpose}:false:factory") <= 5,
-                  defence=dice.d(6, f"{op.purpose}:false:defence") - 1)
+                  factory=dice.d(10, f"{op.purpose}:false:factory") <= blur["factory_up_to"],
+                  defence=dice.d(top + 1, f"{op.purpose}:false:defence") - 1)
     op.success = True
     op.result = msg("Espionage of {system}: see the Intelligence tab.", system=system.name)
-    if detect(dice, ctx.params, op):
+    if detect(dice, ctx, op):
         agency.tell(op.owner, msg("Espionage by {actor} detected in {system}.", actor=op.faction, system=system.name))
 
 
@@ -131,11 +134,11 @@ def rumour_subject(world: World, op: Op) -> str:
 
 def rumours(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> None:
     """354: on 1–6 the text reaches the target state as an intelligence report; on 10 it learns who tried."""
-    roll(dice, ctx.params, op)
+    roll(dice, ctx, op)
     if op.success:
         agency.report(op.target, rumour_subject(world, op), msg("Information"), op.text)
         op.result = msg("The rumour reached {state}.", state=op.target)
     else:
         op.result = msg("The rumour did not spread.")
-    if detect(dice, ctx.params, op):
+    if detect(dice, ctx, op):
         agency.tell(op.target, msg("{actor} tried to spread rumours about you.", actor=op.faction))

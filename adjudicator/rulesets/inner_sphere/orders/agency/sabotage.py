@@ -33,7 +33,7 @@ def _mark(op: Op) -> tuple[str, ...]:
 
 def protect(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> None:
     """344/346/348: success marks the target; every sabotage of it this turn has +1 on its die."""
-    roll(dice, ctx.params, op, research_bonuses(world, op.faction)["protect"])
+    roll(dice, ctx, op, research_bonuses(world, op.faction)["protect"])
     if op.success:
         agency.protected.add(_mark(op))
         op.result = msg("{target} protected this turn.", target=op.label)
@@ -42,9 +42,9 @@ def protect(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> N
 
 
 def _sabotage_roll(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> None:
-    penalty = 1 if _mark(op) in agency.protected else 0
-    roll(dice, ctx.params, op, research_bonuses(world, op.faction)["sabotage"], penalty)
-    if detect(dice, ctx.params, op):
+    penalty = int(ctx.tariffs.row("sabotage", "limits")["protection"]) if _mark(op) in agency.protected else 0
+    roll(dice, ctx, op, research_bonuses(world, op.faction)["sabotage"], penalty)
+    if detect(dice, ctx, op):
         agency.tell(op.owner, msg("{op} by {actor} against {target} detected.", op=op_label(op.op), actor=op.faction,
                                   target=op.label))
 
@@ -56,7 +56,8 @@ def industrial(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -
     if not op.success:
         op.result = msg("The sabotage of {system} failed.", system=name)
         return
-    turns = d4(dice, op.purpose)
+    halts = int(ctx.tariffs.row("sabotage", "limits")["halt_dice"])
+    turns = sum(d4(dice, op.purpose if n == 0 else f"{op.purpose}:{n + 1}") for n in range(halts))
     until = ctx.turn + turns - 1
     for factory in world.factories_in(op.target):
         factory.halted_until = max(factory.halted_until or 0, until)
@@ -97,8 +98,9 @@ def technological(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op
     if not op.success:
         op.result = msg("The sabotage of {target} failed.", target=op.label)
         return
-    plans = op.nat == 1 and dice.d(10, f"{op.purpose}:reroll") == 1
-    agency.thefts.append((op, int(op.eff or 3), plans))
+    plans_on = int(ctx.tariffs.row("sabotage", "limits")["plans_on"])
+    plans = op.nat == 1 and dice.d(10, f"{op.purpose}:reroll") <= plans_on
+    agency.thefts.append((op, ctx.tariffs.by_roll("theft", int(op.eff or 3))["stolen"], plans))
     op.result = msg("The research of {target} is sabotaged this turn.", target=op.label)
 
 
@@ -106,9 +108,9 @@ def steal(world: World, agency: Agency, gains: dict[tuple[str, str], tuple[int, 
     """Apply 347 once research is rolled: ``gains[(state, line)] = (points before, X gained)``. The target
     gains nothing; on 2 it loses X and the actor gains X, on 1 2X; top-secret plans equal its level (§5)."""
     losses: dict[tuple[str, str], int] = {}
-    for op, eff, plans in agency.thefts:
+    for op, stolen, plans in agency.thefts:
         before, gained = gains.get((op.target, op.line), (world.line_points(op.target, op.line), 0))
-        share = {1: 2, 2: 1}.get(eff, 0) * gained
+        share = int(stolen) * gained
         losses[(op.target, op.line)] = losses.get((op.target, op.line), 0) + share
         mine = world.line_points(op.faction, op.line) + share
         if plans:

@@ -13,6 +13,7 @@ from adjudicator.rulesets.inner_sphere.orders.agency.common import (
     detect,
     joined,
     roll,
+    spec,
 )
 from adjudicator.rulesets.inner_sphere.orders.common import Context, OrderRow, Rejection, required
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, key
@@ -74,8 +75,8 @@ def discontent(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -
     if _quiet(world, op.target, ctx.turn):
         op.result = msg("{system} is quiet: the operation fails.", system=name)
         return
-    roll(dice, ctx.params, op, world.unrest_mod(op.target, ctx.turn))
-    if detect(dice, ctx.params, op):
+    roll(dice, ctx, op, world.unrest_mod(op.target, ctx.turn))
+    if detect(dice, ctx, op):
         agency.tell(op.owner, msg("{actor} was found fomenting {status} in {system}.", actor=op.faction,
                                   status=msg(STATUS_LABELS[what]), system=name))
     if not op.success:
@@ -88,7 +89,7 @@ def discontent(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -
         status.military = True
     op.result = msg("{status} in {system}.", status=msg(STATUS_LABELS[what]), system=name)
     agency.tell(op.owner, msg("{status} broke out in {system}.", status=msg(STATUS_LABELS[what]), system=name))
-    if op.eff is not None and op.eff <= (1 if op.op == "349" else 2):
+    if op.eff is not None and op.eff <= int(spec(ctx, op.op).get("revolt_up_to", 0)):
         agency.revolts.append((op.target, op.faction, op.purpose))
 
 
@@ -105,8 +106,8 @@ def revolt(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> No
     if _quiet(world, op.target, ctx.turn):
         op.result = msg("{system} is quiet: the operation fails.", system=name)
         return
-    roll(dice, ctx.params, op, world.unrest_mod(op.target, ctx.turn))
-    if detect(dice, ctx.params, op):
+    roll(dice, ctx, op, world.unrest_mod(op.target, ctx.turn))
+    if detect(dice, ctx, op):
         agency.tell(op.owner, msg("{actor} was found fomenting a revolt in {system}.", actor=op.faction, system=name))
     if not op.success:
         op.result = msg("No revolt in {system}.", system=name)
@@ -119,22 +120,27 @@ def _troops(world: World, hex_: str, owner: str) -> list[str]:
 
 
 def outcome(world: World, ctx: Context, dice: Dice, agency: Agency, hex_: str, instigator: str, purpose: str) -> object:
-    """The revolt table: o = d10 − 3·military − 2·civil (A4); 10 disputed, 7–9 and 4–6 severity 1 and 3,
-    2–3 control passes and each regiment rolls (7–10 defects), 1 all defect. No troops: control passes (A33)."""
+    """The revolt table (``revolt`` and ``revolt_outcomes`` of tables.toml): o = d10 − 3·military − 2·civil
+    (A4); 10 disputed, 7–9 and 4–6 severity 1 and 3, 2–3 control passes and each regiment rolls (7–10
+    defects), 1 all defect. No troops: control passes as on the first row of the table (A33)."""
     system, owner = world.systems[hex_], world.owner(hex_)
     status = world.status(hex_)
     troops = _troops(world, hex_, owner)
+    weights = ctx.tariffs.row("revolt", "roll")
     if not troops and ctx.params["revolt_no_troops"] == "transfer":
         o = 1
     else:
-        o = dice.d(10, f"{purpose}:outcome") - 3 * status.military - 2 * status.civil
+        o = dice.d(10, f"{purpose}:outcome") - weights["military"] * status.military - weights["civil"] * status.civil
         o = min(10, max(1, o))
+    row = ctx.tariffs.by_roll("revolt_outcomes", o)
     defectors: list[str] = []
-    if o <= 3:
-        defectors = troops if o == 1 else [r for r in troops if dice.d(10, f"{purpose}:loyal:{r}") >= 7]
+    if row["passes"] and row["defect"] == "all":
+        defectors = troops
+    elif row["passes"] and row["defect"] == "roll":
+        defectors = [r for r in troops if dice.d(10, f"{purpose}:loyal:{r}") >= weights["defects_from"]]
     status.instigator = instigator
-    if o >= 4 or status.force_only:
-        severity = 0 if o == 10 else 1 if o >= 7 else 3
+    if not row["passes"] or status.force_only:
+        severity = int(row["severity"])
         status.revolt = max(status.revolt or 0, severity)
         system.disputed = True
         text = msg("Revolt in {system}: the system is disputed (severity {n}).", system=system.name, n=status.revolt)
@@ -150,9 +156,10 @@ def outcome(world: World, ctx: Context, dice: Dice, agency: Agency, hex_: str, i
 
 
 def bread_and_circuses(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> None:
-    """352 (A34): 1 removed, quiet 3 turns, then −2 for 5; 2–4 removed, quiet 1, then −1 for 3; 5–7 removed;
-    8–9 stays, +1 for 3 turns; 10 kept only by force of arms (or to REBELS), +3 for 10 turns. On a natural
-    10 each committed regiment rolls: 1 defects, 2–3 neutral, 4–10 loses the turn."""
+    """352 (A34, the ``bread_and_circuses`` and ``bread_fates`` tables): 1 removed, quiet 3 turns, then −2
+    for 5; 2–4 removed, quiet 1, then −1 for 3; 5–7 removed; 8–9 stays, +1 for 3 turns; 10 kept only by force
+    of arms (or to REBELS), +3 for 10 turns. On a natural 10 each committed regiment rolls: 1 defects, 2–3
+    neutral, 4–10 loses the turn."""
     t, name = ctx.turn, world.systems[op.target].name
     status = world.status(op.target)
     standing = {"CIVIL": status.civil, "MILITARY": status.military, "REVOLT": status.revolt is not None}[op.status]
@@ -160,40 +167,40 @@ def bread_and_circuses(world: World, ctx: Context, dice: Dice, agency: Agency, o
         op.result = msg("{system} has no CIVIL/MILITARY/REVOLT status.", system=op.target)
         return
     penalty = (status.revolt or 0) if op.status == "REVOLT" else 0
-    eff = roll(dice, ctx.params, op, len(op.regiments), penalty)
+    eff = roll(dice, ctx, op, len(op.regiments), penalty)
     label = msg(STATUS_LABELS[op.status])
-    if eff <= 7:
+    row = ctx.tariffs.by_roll("bread_and_circuses", eff)
+    quiet, mod, turns = int(row["quiet"]), int(row["modifier"]), int(row["turns"])
+    if quiet:
+        status.quiet_until = max(status.quiet_until or 0, t + quiet)
+    if mod and turns:
+        world.unrest_mods.append((op.target, mod, t + quiet + 1, t + quiet + turns))
+    if row["removed"]:
         if op.status == "CIVIL":
             status.civil = False
         elif op.status == "MILITARY":
             status.military = False
         else:
             status.revolt, status.instigator = None, ""
-        quiet, mod, turns = {1: (3, -2, 5)}.get(eff, (1, -1, 3) if eff <= 4 else (0, 0, 0))
-        if quiet:
-            status.quiet_until = max(status.quiet_until or 0, t + quiet)
-            world.unrest_mods.append((op.target, mod, t + quiet + 1, t + quiet + turns))
         op.result = msg("{status} of {system} quelled.", status=label, system=name)
-    elif eff <= 9:
-        world.unrest_mods.append((op.target, 1, t + 1, t + 3))
+    elif not row["rises"]:
         op.result = msg("{status} of {system} worsens.", status=label, system=name)
     else:
-        world.unrest_mods.append((op.target, 3, t + 1, t + 10))
         if ctx.params["bread_10_mode"] == "rebels":
             agency.transfers.append((op.target, REBELS))
             op.result = msg("{system} rises: it passes to the rebels at the end of the turn.", system=name)
         else:
             status.force_only = True
             op.result = msg("{system} can now change hands only by force of arms.", system=name)
-    if op.nat == 10:
+    if op.nat == int(ctx.tariffs.row("bread_fates", "roll")["on"]):
         to = status.instigator if op.status == "REVOLT" and status.instigator else REBELS
         fates = []
         for rid in op.regiments:
-            value = dice.d(10, f"{op.purpose}:unit:{rid}")
-            if value == 1:
+            fate = ctx.tariffs.by_roll("bread_fates", dice.d(10, f"{op.purpose}:unit:{rid}"))["fate"]
+            if fate == "defects":
                 agency.defections.append((rid, to))
                 fates.append(msg("{regiment} defects", regiment=rid))
-            elif value <= 3:
+            elif fate == "neutral":
                 agency.no_combat.add(rid)
                 world.neutral[rid] = op.target
                 fates.append(msg("{regiment} stays neutral", regiment=rid))
