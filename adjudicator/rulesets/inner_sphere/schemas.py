@@ -201,7 +201,8 @@ JOBS = TableSchema(
         Column("kind", N_("Job"), Kind.CHOICE, required=True, choices=JOB_KINDS, width=16),
         Column("system", N_("System"), width=8),
         Column("factory", N_("Factory"), width=12),
-        Column("item", N_("Item"), width=12, help=N_("Unit type, defence level or regiment ID.")),
+        Column("item", N_("Item"), width=12, help=N_("Unit type, defence level or regiment ID."),
+               choices=UNIT_TYPES),
         Column("name", N_("Name"), width=22),
         Column("turns_left", N_("Turns left"), Kind.INT, required=True, minimum=0, width=8),
         Column("ordered_turn", N_("Ordered in turn"), Kind.INT, minimum=1, width=8),
@@ -246,8 +247,9 @@ TARIFFS = TableSchema(
     key="tariffs",
     title=N_("Tariffs"),
     columns=(
-        Column("item", N_("Item"), required=True, width=12,
-               help=N_("VL…MA, DEF1…DEF5, NS1…NS5, LIGHT, MEDIUM, HEAVY.")),
+        Column("item", N_("Item"), required=True, width=18, choices=UNIT_TYPES + FACTORY_TYPES,
+               help=N_("A unit type, DEF1…DEF5 (aerospace defence levels), NS1…NS5 (jumpship classes) or a "
+                       "factory type.")),
         Column("purchase", N_("Purchase"), Kind.NUMBER, minimum=0, width=10),
         Column("upkeep", N_("Upkeep"), Kind.NUMBER, minimum=0, width=10),
         Column("income", N_("Income"), Kind.NUMBER, minimum=0, width=10),
