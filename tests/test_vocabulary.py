@@ -15,6 +15,10 @@ import pytest
 from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in
+from adjudicator.rulesets.coordinated_orders import rules as coordinated_orders_rules
+from adjudicator.rulesets.galactic_war import rules as galactic_war_rules
+from adjudicator.rulesets.inner_sphere.orders import common as is_common
+from adjudicator.rulesets.star_sectors import rules as star_sectors_rules
 
 RULESETS = sorted(installed())
 STATUSES = ("done", "partial", "rejected")
@@ -26,6 +30,12 @@ NOT_SCANNED = {
     ("Parameters", "value"),  # parameter values are the codes the GM types (BEFORE_INCOME, none)
     ("Parameters", "default"),
 }
+#: Codes a hint teaches the player to type, which the column reads ("GF x3, PDS" in galactic_war's landings).
+TYPED = {"GF", "PDS"}
+#: The rulesets' ledger phase names (msgids), which the Ledger sheets show in the reader's words.
+PHASES = (*star_sectors_rules.LEDGER_PHASES, galactic_war_rules.MOVEMENT, coordinated_orders_rules.PHASE,
+          is_common.ECONOMY, is_common.REPAIRS, is_common.PURCHASES, is_common.MOVEMENT, is_common.AGENCY,
+          is_common.RESEARCH, is_common.JUMPSHIPS, is_common.END, is_common.GM)
 #: English words of ledger references and report fragments ("ALPHA:BUILD:row 3", "(MEDIUM)", "damaged").
 ENGLISH = re.compile(r"(?<![\w-])(row \d+|damaged|repaired|ground combat|rounds)(?![\w-])")
 
@@ -40,14 +50,14 @@ def vocabulary(lang: str) -> tuple[set[str], set[str]]:
             if isinstance(text, str) and re.fullmatch(r"[\w-]+", text)}  # a word translated as itself (ICNA)
     factions = {f for r in installed().values() if (r.example_dir() / "scenario.toml").exists()
                 for f in re.findall(r'\bid\s*=\s*"([A-Z]+)"', (r.example_dir() / "scenario.toml").read_text())}
-    codes, labels = set(), set(STATUSES)
+    codes, labels = set(), set(STATUSES) | set(PHASES)
     for ruleset in installed().values():
         for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas, *ruleset.state_schemas):
             for column in schema.columns:
                 for choice in column.choices:
                     word = gettext_in(lang, choice.label)
                     if (choice.code != word and not choice.code.isdigit() and len(choice.code) > 1
-                            and choice.code not in kept and choice.code not in factions):
+                            and choice.code not in kept and choice.code not in factions and choice.code not in TYPED):
                         codes.add(choice.code)
                     if choice.label != word:
                         labels.add(choice.label)

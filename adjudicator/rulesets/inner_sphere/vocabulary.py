@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from adjudicator.i18n import Msg, msg
-from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, LINES, UNIT_TYPES
+from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, FACTORY_TYPES, LINES, UNIT_TYPES
 
 
 def _label(choices: tuple, code: str) -> Msg | str:
@@ -36,3 +36,10 @@ def combat_modifiers(attacker: str, attack: Mapping[str, int], defender: str, de
     if rounds is None:
         return text
     return msg("{modifiers}; rounds: {rounds}", modifiers=text, rounds=rounds)
+
+
+def factory_text(fid: str, kind: str, damaged: bool) -> Msg:
+    """"0106-F1 (Medium factory)", "(…, damaged)" in the reader's words."""
+    if damaged:
+        return msg("{id} ({kind}, damaged)", id=fid, kind=_label(FACTORY_TYPES, kind))
+    return msg("{id} ({kind})", id=fid, kind=_label(FACTORY_TYPES, kind))
