@@ -111,3 +111,9 @@ def test_no_code_or_english_word_reaches_a_spanish_or_russian_reader(name: str, 
     assert outputs, "every example has Spanish or Russian readers"
     faults = [f"{path.name} ({lang}) {where}" for path, lang in outputs for where in foreign_words(path, lang)]
     assert not faults, "\n".join(faults[:40])
+    for path, lang in outputs:  # tab names within Excel's 31 characters; a turn's tabs keep their turn
+        for title in openpyxl.load_workbook(path, read_only=True).sheetnames:
+            assert len(title) <= 31, (path.name, title)
+            turn_tab = any(title.startswith(gettext_in(lang, t)) for t in ("Outcome", "Report", "Ledger"))
+            if turn_tab and path.parent.name == "results":
+                assert re.search(r" T\d\d$", title), (path.name, title)
