@@ -74,3 +74,23 @@ def test_a_new_language_rewrites_the_ledger_and_dice_of_earlier_turns(tmp_path: 
     assert not cyrillic[:1], cyrillic[:5]
     assert any(r[6] != w[6] for r, w in zip(earlier, ledger_before[1:], strict=True)), "the causes were rewritten"
     assert dice[1:len(dice_before)] == dice_before[1:]
+
+
+def test_a_new_campaigns_ledger_keeps_its_lines_as_data_and_writes_them_in_any_language(tmp_path: Path) -> None:
+    from adjudicator.campaign import master
+    from adjudicator.i18n import msg
+    from adjudicator.ledger import LedgerLine
+
+    pipeline.new_campaign(installed()["star_sectors"], tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "campaign.xlsx")
+    assert book[master.LEDGER_SOURCE].sheet_state == "hidden"
+    line = LedgerLine(1, "turn end", "ALPHA", "treasury", 5, 15, msg("Income"), "ALPHA:BUILD:row 3")
+    master.append_ledger_and_dice(book, [line], [], "ru")
+    ru = _sheet(book, "ru", "Ledger")
+    assert ru[1][1:4] == [gettext_in("ru", "turn end"), "ALPHA", gettext_in("ru", "treasury")]
+    master.append_ledger_and_dice(book, [], [], "es")
+    assert gettext_in("ru", "Ledger") not in book.sheetnames
+    es = _sheet(book, "es", "Ledger")
+    assert len(es) == 2 and es[1][:7] == [1, gettext_in("es", "turn end"), "ALPHA", gettext_in("es", "treasury"), 5,
+                                          15, gettext_in("es", "Income")]
+    assert "row" not in str(es[1][7]) and "3" in str(es[1][7])

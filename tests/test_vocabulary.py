@@ -73,6 +73,11 @@ def _outputs(name: str, root: Path) -> list[tuple[Path, str]]:
     found += [(p, lang_of.get(p.name.split(".")[0], campaign.language)) for p in pipeline.check(root).checked.values()]
     for gm in sorted((root / "pending").rglob("gm_input.xlsx"))[:1]:
         found.append((shutil.copyfile(gm, root.parent / f"{name}-gm.xlsx"), campaign.language))
+        gm.unlink()  # the GM input the turn asks for (its combats, accidents...), then the example's own again
+        asked = pipeline.run(root, stop_for_gm=True)
+        assert asked.status == "waiting" and asked.gm_input is not None
+        found.append((shutil.copyfile(asked.gm_input, root.parent / f"{name}-gm-asked.xlsx"), campaign.language))
+        shutil.copyfile(root.parent / f"{name}-gm.xlsx", gm)
     outcome = pipeline.run(root)
     assert outcome.status == "resolved"
     found += [(p, lang_of[f]) for f, p in outcome.results.items()]

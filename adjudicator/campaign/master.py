@@ -268,7 +268,7 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
 
 #: The hidden sheet that keeps each Ledger line as data (JSON), so that the Ledger can be written again in
 #: another language when the GM changes the campaign's.
-LEDGER_SOURCE = "_ledger"
+LEDGER_SOURCE = "_ledger_source"  # its folded name is no spelling of the Ledger sheet
 
 
 def _sheet_of(wb: Workbook, schema: TableSchema) -> Any:
