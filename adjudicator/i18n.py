@@ -167,9 +167,24 @@ class Words:
         return self.render("en")
 
 
+@dataclass(frozen=True)
+class Joined:
+    """Several parts (messages, words or plain text) shown as one text, each in the reader's language."""
+
+    parts: tuple[Any, ...]
+    separator: str = "; "
+
+    def render(self, lang: str = "en") -> str:
+        return self.separator.join(str(render(part, lang)) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+
 def render(value: Any, lang: str) -> Any:
-    """Render a :class:`Msg` or :class:`Words` (or a list of them); other values are returned as they are."""
-    if isinstance(value, (Msg, Words)):
+    """Render a :class:`Msg`, :class:`Words` or :class:`Joined` (or a list of them); other values are returned
+    as they are."""
+    if isinstance(value, (Msg, Words, Joined)):
         return value.render(lang)
     if isinstance(value, (list, tuple)):
         return type(value)(render(item, lang) for item in value)

@@ -58,7 +58,11 @@ def _converter(column: Column) -> Callable[[Any], Any]:
     if column.kind is Kind.CHOICE:
         lookup = column.choice_lookup()
         return lambda v: lookup.get(fold(v))
-    return lambda v: str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v))
+    text = lambda v: str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v))  # noqa: E731
+    if column.choices:  # words or free text (a unit type or a regiment's ID): a word read back as its code
+        lookup = column.choice_lookup()
+        return lambda v: lookup.get(fold(v), text(v))
+    return text
 
 
 def _range_ok(column: Column, convert: Callable[[Any], Any]) -> Callable[[Any], bool]:

@@ -13,17 +13,20 @@ import re
 import shutil
 import subprocess
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
-from tests.pdf_layout import cell_words, overlaps, pages, past_the_edge
+from tests.pdf_layout import cell_words, overlaps, past_the_edge
+from tests.pdf_layout import pages as read_pages
 
 pytestmark = pytest.mark.libreoffice
 
 RULESETS = sorted(installed())
+pages = cache(read_pages)  # each PDF's word boxes read once, for every test of the module
 
 
 def _one_per_language(paths: dict[str, Path], languages: dict[str, str]) -> dict[str, Path]:

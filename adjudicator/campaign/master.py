@@ -20,8 +20,9 @@ from adjudicator.campaign.deadlines import next_turn_settings
 from adjudicator.dice import Roll
 from adjudicator.engine.parameters import ParameterError
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
-from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg, normalise_language
+from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg, normalise_language, ruleset_catalog
 from adjudicator.ledger import LedgerLine, ledger_row
+from adjudicator.message_data import dumps, loads
 from adjudicator.problems import ProblemList
 from adjudicator.rules_data import RULE_TABLES, check_changes
 from adjudicator.sheets import Column, Kind, TableSchema, records
@@ -221,7 +222,7 @@ def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> l
                 value = None
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
-            if value is not None and schema.column(key).kind is Kind.CHOICE:
+            if value is not None and schema.column(key).choices:  # a word, or free text kept
                 value = schema.column(key).choice_label(str(value), lang)
             row.append(value)
         rows.append(row)
@@ -257,26 +258,57 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
     for key, parameter in defaults.parameters.items():
         value = campaign.parameters.get(key, parameter.default)
         shown = parameter.show(value) if value != parameter.default else None
-        rows.append([key, shown, parameter.show(parameter.default), parameter.description])
+        with ruleset_catalog(ruleset.locale()):  # the ruleset's data file's words, in its own catalog
+            description = gettext_in(lang, parameter.description) if parameter.description else ""
+        rows.append([key, shown, parameter.show(parameter.default), description])
     _replace_table(wb, PARAMETERS, rows, lang)
     for schema in (factions_schema(ruleset), *ruleset.state_schemas):
         frame = tables.get(schema.key, campaign.tables.get(schema.key))
         _replace_table(wb, schema, _frame_rows(frame, schema, lang) if frame is not None else [], lang)
+    if _sheet_of(wb, LEDGER) is not None:
+        append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
+
+
+#: The hidden sheet that keeps each Ledger line as data (JSON), so that the Ledger can be written again in
+#: another language when the GM changes the campaign's.
+LEDGER_SOURCE = "_ledger_source"  # its folded name is no spelling of the Ledger sheet
+
+
+def _sheet_of(wb: Workbook, schema: TableSchema) -> Any:
+    wanted = schema.spellings()
+    return next((w for w in wb.worksheets if fold(w.title) in wanted), None)
+
+
+def _ledger_source(wb: Workbook) -> Any:
+    """The hidden source sheet; made (from the Ledger's own cells, as they read) for a campaign without one."""
+    if LEDGER_SOURCE in wb.sheetnames:
+        return wb[LEDGER_SOURCE]
+    ws = wb.create_sheet(LEDGER_SOURCE)
+    ws.sheet_state = "hidden"
+    old = _sheet_of(wb, LEDGER)
+    if old is not None:  # a campaign made before the source sheet: its earlier lines as they were written
+        for row in old.iter_rows(min_row=2, max_col=len(LEDGER.columns), values_only=True):
+            if any(v is not None for v in row):
+                ws.append([dumps(list(row))])
+    return ws
 
 
 def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str) -> None:
-    for schema, rows in (
-        (LEDGER, [ledger_row(line) for line in lines]),
-        (DICE, [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]),
-    ):
-        wanted = schema.spellings()
-        ws = next((w for w in wb.worksheets if fold(w.title) in wanted), None)
-        if ws is None:
-            ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)))
-            header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
-            ws.freeze_panes = "A2"
-        start = ws.max_row + 1 if ws.max_row > 1 or ws.cell(1, 1).value is not None else 2
-        write_rows(ws, start, rows, lang)
+    """Add the turn's ledger lines and rolls, and write the Ledger and Dice sheets wholly in ``lang`` (the
+    campaign's language, which the GM may have changed since the earlier turns were written)."""
+    from adjudicator.references import shown_reference
+
+    source = _ledger_source(wb)
+    for line in lines:
+        row = ledger_row(line)
+        source.append([dumps([*row[:-1], shown_reference(row[-1])])])
+    ledger_rows = [loads(str(r[0])) for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
+    old_dice = _sheet_of(wb, DICE)
+    dice_rows = [list(r) for r in old_dice.iter_rows(min_row=2, max_col=len(DICE.columns), values_only=True)
+                 if any(v is not None for v in r)] if old_dice is not None else []
+    dice_rows += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
+    _replace_table(wb, LEDGER, ledger_rows, lang)
+    _replace_table(wb, DICE, dice_rows, lang)
 
 
 def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:

@@ -18,7 +18,7 @@ from openpyxl.comments import Comment
 
 from adjudicator.campaign.submissions import Submission
 from adjudicator.engine.ruleset import OrderOutcome, ReportTable, SheetRows, Status
-from adjudicator.i18n import Msg, msg
+from adjudicator.i18n import Msg, msg, render
 from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.problems import Problem
 from adjudicator.references import shown_reference
@@ -123,13 +123,19 @@ def outcome_rows(
         cells = [row] + [_show(sheet, k, values.get(k), lang) for k in keys]
         errors = [p for p in row_problems.get(row, []) if p.is_error]
         if errors:
-            cells += [msg(Status.REJECTED.value), "; ".join(p.message.render(lang) for p in errors)]
+            cells += [msg(Status.REJECTED.value), "; ".join(with_code(p.code, p.message, lang) for p in errors)]
         elif row in by_row:
-            cells += [msg(by_row[row].status.value), by_row[row].message]
+            cells += [msg(by_row[row].status.value), with_code(by_row[row].code, by_row[row].message, lang)]
         else:
             cells += ["", ""]
         rows.append(cells)
     return headers, rows
+
+
+def with_code(code: str, message: Any, lang: str) -> Any:
+    """A message with its code beside it ("E05: ..."), as the Errors tab shows it; a message without a code as it is."""
+    text = render(message, lang)
+    return f"{code}: {text}" if code and isinstance(text, str) else text
 
 
 def _show(sheet: SheetRows, key: str, value: Any, lang: str) -> Any:

@@ -215,7 +215,7 @@ def _describe(schema: TableSchema, values: dict[str, Any], owner: str, lang: str
 
 
 def _shown(column: Any, value: Any, lang: str) -> Any:
-    if value is not None and column.kind is Kind.CHOICE:
+    if value is not None and column.choices:
         return column.choice_label(str(value), lang)
     return value
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.i18n import N_, fold, msg
+from adjudicator.i18n import LANGUAGES, N_, all_spellings, fold, msg
 from adjudicator.ledger import account_label
 
 HISTORY_TITLE = N_("History")
@@ -39,9 +39,10 @@ def _ledger_label(account: str, lang: str) -> str:
     return label.render(lang) if hasattr(label, "render") else str(label)
 
 
-def _sheet(wb: Any, title: str) -> Any:
-    wanted = fold(title)
-    return next((ws for ws in wb.worksheets if fold(ws.title) == wanted), None)
+def _sheet(wb: Any, title: str, msgid: str | None = None) -> Any:
+    """The sheet named ``title``, or ``msgid`` in any language (the GM may have changed the campaign's)."""
+    wanted = all_spellings(msgid) if msgid else {fold(title)}
+    return next((ws for ws in wb.worksheets if fold(ws.title) in wanted), None)
 
 
 def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) -> list[Point]:
@@ -51,16 +52,21 @@ def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) 
 
     wb = openpyxl.load_workbook(base, read_only=True, data_only=True)
     try:
-        history = _sheet(wb, msg(HISTORY_TITLE).render(lang))
+        history = _sheet(wb, msg(HISTORY_TITLE).render(lang), HISTORY_TITLE)
+        # Measures written in any language, read in ``lang``'s words.
+        named = {measure_label(a, other): measure_label(a, lang) for a in accounts if "@" not in a
+                 for other in LANGUAGES}
+        named |= {msg("forces").render(other): msg("forces").render(lang) for other in LANGUAGES}
         points: dict[tuple[int, str, str], float] = {}
         if history is not None:
             for row in history.iter_rows(min_row=2, max_col=4, values_only=True):
                 if isinstance(row[0], int | float) and row[1] and row[2] and isinstance(row[3], int | float):
                     if int(row[0]) < before:
-                        points[(int(row[0]), str(row[1]), str(row[2]))] = float(row[3])
+                        points[(int(row[0]), str(row[1]), named.get(str(row[2]), str(row[2])))] = float(row[3])
         known_turns = {t for t, _, _ in points}
-        labels = {_ledger_label(a, lang): measure_label(a, lang) for a in accounts if "@" not in a}
-        ledger = _sheet(wb, msg("Ledger").render(lang))
+        labels = {_ledger_label(a, other): measure_label(a, lang) for a in accounts if "@" not in a
+                  for other in LANGUAGES}
+        ledger = _sheet(wb, msg("Ledger").render(lang), "Ledger")
         if ledger is not None:
             for row in ledger.iter_rows(min_row=2, max_col=6, values_only=True):
                 turn, _, faction, account, _, balance = (*row, *[None] * 6)[:6]
@@ -100,7 +106,7 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     from adjudicator.xlsx.writing import TITLE_FONT, sheet_title
 
     title = msg(HISTORY_TITLE).render(lang)
-    old = _sheet(wb, title)
+    old = _sheet(wb, title, HISTORY_TITLE)
     if old is not None:
         wb.remove(old)
     ws = wb.create_sheet(sheet_title(wb, title))

@@ -12,7 +12,7 @@ from adjudicator.dice import Dice
 from adjudicator.engine import reporting
 from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
-from adjudicator.i18n import N_, msg
+from adjudicator.i18n import N_, Joined, msg
 from adjudicator.ledger import Ledger
 from adjudicator.rulesets.inner_sphere.data import bonuses
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
@@ -35,6 +35,7 @@ from adjudicator.rulesets.inner_sphere.phases.movement import Movement
 from adjudicator.rulesets.inner_sphere.phases.research import FactoryAttempt, LineResult
 from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, LINE_ORDER, MOVE_ACTIONS
 from adjudicator.rulesets.inner_sphere.state import Job, World, amount
+from adjudicator.rulesets.inner_sphere.vocabulary import factory_text
 
 EXPERIENCE_LABELS = {c.code: c.label for c in EXPERIENCE}
 ACTION_LABELS = {c.code: c.label for c in MOVE_ACTIONS}
@@ -142,9 +143,8 @@ class Reporter(reporting.Reporter):
         for s in sorted(self.world.systems.values(), key=lambda s: s.hex):
             if s.owner != faction:
                 continue
-            factories = ", ".join(
-                f"{f.id} ({f.type}{', *' if f.damaged else ''})"
-                for f in self.world.factories_in(s.hex))
+            factories = Joined(tuple(factory_text(f.id, f.type, f.damaged) for f in self.world.factories_in(s.hex)),
+                               ", ")
             disputed = msg("YES") if s.disputed else msg("NO")
             rows.append([s.hex, s.name, money(s.income), s.defence, factories, disputed])
         return rows

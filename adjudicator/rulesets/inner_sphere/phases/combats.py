@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.i18n import Msg, msg
+from adjudicator.i18n import Joined, Msg, msg
 from adjudicator.rulesets.inner_sphere.data import Tariffs
 from adjudicator.rulesets.inner_sphere.phases.economy import research_bonuses
 from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
 from adjudicator.rulesets.inner_sphere.phases.movement import Engagement
 from adjudicator.rulesets.inner_sphere.state import World
+from adjudicator.rulesets.inner_sphere.vocabulary import combat_modifiers, regiment_in_combat
 
 KIND_LABELS = {"INVASION": "Invasion", "RAID": "Raid", "DEFENCE_FIRE": "Defence fire"}
 
@@ -21,12 +22,12 @@ KIND_LABELS = {"INVASION": "Invasion", "RAID": "Raid", "DEFENCE_FIRE": "Defence 
 class Fight:
     engagement: Engagement
     defender: str
-    attackers: str
+    attackers: Joined | str
     attack_strength: int
-    defenders: str
+    defenders: Joined | str
     defence_strength: int
     defence_level: int
-    modifiers: str
+    modifiers: Msg | str
 
     @property
     def id(self) -> str:
@@ -40,15 +41,15 @@ class Fight:
                 "defence_level": self.defence_level, "modifiers": self.modifiers, "result": None}
 
 
-def _describe(world: World, ids: list[str], tariffs: Tariffs) -> tuple[str, int]:
+def _describe(world: World, ids: list[str], tariffs: Tariffs) -> tuple[Joined, int]:
+    """The regiments in the reader's words ("D4 Kathil Militia (Medium vehicles, Green, 3)") and their strength."""
     parts, total = [], 0
     for rid in ids:
         r = world.regiments[rid]
         strength = tariffs.units[r.type].strength
         total += strength
-        damaged = ", damaged" if r.damaged else ""
-        parts.append(f"{r.id} {r.name} ({r.type}, {r.experience}{damaged}, {strength})")
-    return "; ".join(parts), total
+        parts.append(regiment_in_combat(r.id, r.name, r.type, r.experience, r.damaged, strength))
+    return Joined(tuple(parts)), total
 
 
 def requests(world: World, engagements: list[Engagement], tariffs: Tariffs,
@@ -69,10 +70,7 @@ def requests(world: World, engagements: list[Engagement], tariffs: Tariffs,
         if e.kind == "DEFENCE_FIRE":
             defence = tariffs.defences[level].strength if level else 0
         a, d = research_bonuses(world, e.attacker), research_bonuses(world, defender) if defender else {}
-        mods = (f"{e.attacker}: ARM ground +{a['ground']}, AERO vs fortress -{a['fortress']}; "
-                f"{defender or '—'}: ARM ground +{d.get('ground', 0)}, as defender +{d.get('ground_defender', 0)}")
-        if e.kind == "RAID":
-            mods += f"; rounds {e.rounds}"
+        mods = combat_modifiers(e.attacker, a, defender, d, e.rounds if e.kind == "RAID" else None)
         out.append(Fight(e, defender, attackers, attack, defenders, defence, level, mods))
     return out
 

@@ -1,0 +1,57 @@
+"""Messages as plain data (JSON), so that a text written in one language can be written again in another:
+campaign.xlsx keeps its Ledger lines so, and rewrites them wholly when the GM changes the campaign's language."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from adjudicator.i18n import Joined, Msg, Words
+
+
+def to_data(value: Any) -> Any:
+    """``value`` (a :class:`Msg`, :class:`Words`, :class:`Joined`, a list, a number or text) as JSON-ready data;
+    anything else as its English text."""
+    if isinstance(value, Msg):
+        data: dict[str, Any] = {"msg": value.text, "params": {k: to_data(v) for k, v in value.params.items()}}
+        if value.plural is not None:
+            data.update(plural=value.plural, n=value.n)
+        return data
+    if isinstance(value, Words):
+        return {"words": list(value.words), "separator": value.separator}
+    if isinstance(value, Joined):
+        return {"joined": [to_data(p) for p in value.parts], "separator": value.separator}
+    if isinstance(value, Decimal):
+        return {"decimal": str(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_data(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def from_data(data: Any) -> Any:
+    """The inverse of :func:`to_data`."""
+    if isinstance(data, list):
+        return [from_data(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "msg" in data:
+        return Msg(str(data["msg"]), {k: from_data(v) for k, v in dict(data.get("params") or {}).items()},
+                   plural=data.get("plural"), n=data.get("n"))
+    if "words" in data:
+        return Words(tuple(map(str, data["words"])), str(data.get("separator", ", ")))
+    if "joined" in data:
+        return Joined(tuple(from_data(p) for p in data["joined"]), str(data.get("separator", "; ")))
+    if "decimal" in data:
+        return Decimal(str(data["decimal"]))
+    return data
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(to_data(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def loads(text: str) -> Any:
+    return from_data(json.loads(text))

@@ -1,0 +1,96 @@
+"""campaign.xlsx speaks the campaign's language wholly: the Parameters sheet's descriptions come from the
+ruleset's catalog, and when the GM changes the language, the next command rewrites the Ledger and Dice sheets
+(earlier turns' lines included) in the new one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from adjudicator.campaign import pipeline
+from adjudicator.campaign.dice_source import use_verifiable_dice
+from adjudicator.engine.registry import installed
+from adjudicator.i18n import gettext_in, ruleset_catalog
+
+
+def _sheet(book: openpyxl.Workbook, lang: str, title: str) -> list[list[object]]:
+    ws = book[gettext_in(lang, title)]
+    return [list(r) for r in ws.iter_rows(values_only=True)]
+
+
+def _set_language(path: Path, lang: str) -> None:
+    book = openpyxl.load_workbook(path)
+    ws = book.worksheets[0]
+    for row in ws.iter_rows(min_row=2):
+        if str(row[0].value).strip().casefold() in ("language", "idioma", "язык"):
+            row[1].value = lang
+    book.save(path)
+
+
+@pytest.mark.parametrize("name", ["coordinated_orders", "galactic_war"])
+def test_parameter_descriptions_are_in_the_campaigns_language(name: str, tmp_path: Path) -> None:
+    ruleset = installed()[name]
+    pipeline.new_campaign(ruleset, tmp_path, example=True)
+    _, campaign, _ = pipeline.open_campaign(tmp_path)
+    assert campaign.language in ("es", "ru")
+    assert pipeline.run(tmp_path).status == "resolved"  # campaign.xlsx as the turn writes it
+    rows = _sheet(openpyxl.load_workbook(tmp_path / "campaign.xlsx"), campaign.language, "Parameters")
+    shown = {r[0]: r[3] for r in rows[1:]}
+    for key, parameter in ruleset.parameters().parameters.items():
+        with ruleset_catalog(ruleset.locale()):
+            wanted = gettext_in(campaign.language, parameter.description)
+        assert wanted != parameter.description, (key, "has no translation")
+        assert shown[key] == wanted, key
+
+
+def test_a_new_language_rewrites_the_ledger_and_dice_of_earlier_turns(tmp_path: Path) -> None:
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(installed()["galactic_war"], root, example=True)
+    _, campaign, _ = pipeline.open_campaign(root)
+    old = campaign.language
+    assert pipeline.run(root).status == "resolved"
+    before = openpyxl.load_workbook(root / "campaign.xlsx")
+    ledger_before = _sheet(before, old, "Ledger")
+    dice_before = _sheet(before, old, "Dice")
+    assert len(ledger_before) > 1 and len(dice_before) > 1, "the example's turn writes ledger lines and rolls"
+
+    _set_language(root / "campaign.xlsx", "es")
+    use_verifiable_dice(root)  # the next command that writes campaign.xlsx
+
+    after = openpyxl.load_workbook(root / "campaign.xlsx")
+    assert gettext_in(old, "Ledger") not in after.sheetnames and gettext_in(old, "Dice") not in after.sheetnames
+    ledger = _sheet(after, "es", "Ledger")
+    dice = _sheet(after, "es", "Dice")
+    assert ledger[0] == [gettext_in("es", h) for h in
+                         ("Turn", "Phase", "Faction", "Account", "Change", "Balance", "Cause", "Reference")]
+    assert dice[0] == [gettext_in("es", h) for h in ("Turn", "Purpose", "Dice", "Results", "Total")]
+    earlier = [r for r in ledger[1:] if r[0] == campaign.turn]
+    assert len(earlier) == len(ledger_before) - 1, "every line of the earlier turn is still there"
+    for was, now in zip(ledger_before[1:], earlier, strict=True):
+        assert [now[0], now[2], now[4], now[5]] == [was[0], was[2], was[4], was[5]]  # turn, faction, amounts
+    cyrillic = [c for r in earlier for c in r if isinstance(c, str) and any("а" <= ch <= "я" for ch in c.lower())]
+    assert not cyrillic[:1], cyrillic[:5]
+    assert any(r[6] != w[6] for r, w in zip(earlier, ledger_before[1:], strict=True)), "the causes were rewritten"
+    assert dice[1:len(dice_before)] == dice_before[1:]
+
+
+def test_a_new_campaigns_ledger_keeps_its_lines_as_data_and_writes_them_in_any_language(tmp_path: Path) -> None:
+    from adjudicator.campaign import master
+    from adjudicator.i18n import msg
+    from adjudicator.ledger import LedgerLine
+
+    pipeline.new_campaign(installed()["star_sectors"], tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "campaign.xlsx")
+    assert book[master.LEDGER_SOURCE].sheet_state == "hidden"
+    line = LedgerLine(1, "turn end", "ALPHA", "treasury", 5, 15, msg("Income"), "ALPHA:BUILD:row 3")
+    master.append_ledger_and_dice(book, [line], [], "ru")
+    ru = _sheet(book, "ru", "Ledger")
+    assert ru[1][1:4] == [gettext_in("ru", "turn end"), "ALPHA", gettext_in("ru", "treasury")]
+    master.append_ledger_and_dice(book, [], [], "es")
+    assert gettext_in("ru", "Ledger") not in book.sheetnames
+    es = _sheet(book, "es", "Ledger")
+    assert len(es) == 2 and es[1][:7] == [1, gettext_in("es", "turn end"), "ALPHA", gettext_in("es", "treasury"), 5,
+                                          15, gettext_in("es", "Income")]
+    assert "row" not in str(es[1][7]) and "3" in str(es[1][7])
