@@ -13,12 +13,10 @@ dies with the process that forked it, so a killed command leaves no writer behin
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -56,7 +54,12 @@ def in_parallel(jobs: Sequence[Callable[[], T]]) -> list[T]:
     error of a job is raised here, as it would be in one process."""
     global _JOBS
     workers = min(workers_wanted(), len(jobs))
-    if workers < 2 or len(jobs) < LEAST_FOR_WORKERS or "fork" not in multiprocessing.get_all_start_methods():
+    if workers < 2 or len(jobs) < LEAST_FOR_WORKERS:
+        return [job() for job in jobs]
+    import multiprocessing  # here, not at import: a one-workbook check never starts a worker
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [job() for job in jobs]
     _JOBS = jobs
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
