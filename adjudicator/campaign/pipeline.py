@@ -19,6 +19,7 @@ from typing import Any
 from adjudicator import __version__
 from adjudicator.campaign import master
 from adjudicator.campaign.outputs import checked_copy, outcome_rows, results_workbook
+from adjudicator.campaign.parallel import in_parallel
 from adjudicator.campaign.store import CampaignFolder
 from adjudicator.campaign.submissions import (
     Submission,
@@ -198,6 +199,7 @@ def _language_of(submission: Submission, campaign: Campaign) -> str:
 def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list[Submission]) -> dict[str, Path]:
     written = {}
     stems = [s.path.stem.casefold() for s in submissions]
+    jobs = []
     for submission in submissions:
         if not submission.problems:
             continue
@@ -205,8 +207,9 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
         if stems.count(name.casefold()) > 1:
             name = f"{name}-{submission.path.suffix.lstrip('.').lower()}"
         target = folder.checks_dir(campaign.turn) / f"{name}.checked.xlsx"
-        atomic_save(checked_copy(submission, _language_of(submission, campaign)), target)
+        jobs.append(lambda s=submission, t=target: atomic_save(checked_copy(s, _language_of(s, campaign)), t))
         written[submission.name] = target
+    in_parallel(jobs)  # on both cores: see parallel.py
     return written
 
 
@@ -393,9 +396,9 @@ def _stage(
 
     results_dir = staging / "results"
     results_dir.mkdir()
-    result_hashes = {}
     pictures = turn_pictures(folder, base, campaign, ruleset, result, ledger, staging)
-    for faction in sorted(campaign.factions):
+
+    def write_results(faction: str) -> str:
         lang = campaign.factions[faction].language
         submission = taken.get(faction)
         wb = results_workbook(
@@ -410,7 +413,10 @@ def _stage(
         pictures.decorate_results(wb, faction, submission, result, lang, label)
         path = results_dir / f"{faction}.xlsx"
         atomic_save(wb, path)
-        result_hashes[faction] = sha256_of(path)
+        return sha256_of(path)
+
+    factions = sorted(campaign.factions)  # on both cores: see parallel.py
+    result_hashes = dict(zip(factions, in_parallel([lambda f=f: write_results(f) for f in factions]), strict=True))
 
     wb = master.open_master(base)
     master.write_state(wb, ruleset, campaign, result.tables, turn + 1)

@@ -19,6 +19,7 @@ import unicodedata
 from functools import lru_cache
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -111,41 +112,50 @@ def _font(cell: object) -> tuple[bool, float]:
 def used_range(ws: Worksheet) -> tuple[int, int]:
     """The last row and column that hold something shown (formulas of empty input rows do not count)."""
     last_row = last_col = 0
-    for row in ws.iter_rows():
-        for cell in row:
-            if _shown(cell) is not None and _shown(cell) != "":
-                last_row = max(last_row, cell.row)
-                last_col = max(last_col, cell.column)
+    for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
+        if _shown(cell):
+            last_row = max(last_row, row)
+            last_col = max(last_col, col)
     return last_row, last_col
 
 
 def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
-    """Widths, wraps, row heights and print setup of one sheet, from what its cells hold."""
-    last_row, last_col = used_range(ws)
+    """Widths, wraps, row heights and print setup of one sheet, from what its cells hold.
+
+    One pass over the cells the sheet holds (never over the empty ones of its used range, which openpyxl
+    would create): the shown texts by row, then widths, then wraps and heights."""
+    by_row: dict[int, list[tuple[int, Cell, str | None]]] = {}
+    last_row = last_col = 0
+    for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
+        text = _shown(cell)
+        if text:
+            last_row = max(last_row, row)
+            last_col = max(last_col, col)
+        if cell.value is not None:
+            by_row.setdefault(row, []).append((col, cell, text or None))
     if not last_row:
         return
-    merged_width: dict[str, float] = {}
-    merged_skip: set[str] = set()
+    merged_width: dict[tuple[int, int], float] = {}
+    merged_skip: set[tuple[int, int]] = set()
     for merged in ws.merged_cells.ranges:
-        for row in ws.iter_rows(min_row=merged.min_row, max_row=merged.max_row, min_col=merged.min_col,
-                                max_col=merged.max_col):
-            for cell in row:
-                merged_skip.add(cell.coordinate)
-        merged_width[ws.cell(merged.min_row, merged.min_col).coordinate] = sum(
+        for row in range(merged.min_row, merged.max_row + 1):
+            for col in range(merged.min_col, merged.max_col + 1):
+                merged_skip.add((row, col))
+        merged_width[(merged.min_row, merged.min_col)] = sum(
             _width(ws, c) for c in range(merged.min_col, merged.max_col + 1))
+    shown = [(row, col, cell, text) for row in sorted(by_row) if row <= last_row
+             for col, cell, text in sorted(by_row[row], key=lambda entry: entry[0]) if col <= last_col]
     # widths: as wide as the content (up to WIDEST_COLUMN) and never narrower than its longest word
     content: dict[int, float] = {}
     words: dict[int, float] = {}
-    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
-        for cell in row:
-            text = _shown(cell)
-            if not text or _is_title(cell) or cell.coordinate in merged_skip:
-                continue
-            bold, size = _font(cell)
-            widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
-            longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-            content[cell.column] = max(content.get(cell.column, 0.0), widest_line + CELL_PADDING + 0.5)
-            words[cell.column] = max(words.get(cell.column, 0.0), longest_word + CELL_PADDING + 0.5)
+    for row, col, cell, text in shown:
+        if not text or _is_title(cell) or (row, col) in merged_skip:
+            continue
+        bold, size = _font(cell)
+        widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
+        longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
+        content[col] = max(content.get(col, 0.0), widest_line + CELL_PADDING + 0.5)
+        words[col] = max(words.get(col, 0.0), longest_word + CELL_PADDING + 0.5)
     for col in range(1, last_col + 1):
         letter = get_column_letter(col)
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
@@ -155,27 +165,29 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
         dimension.width = round(width, 1)
     # wraps and heights
-    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
-        points = 0.0
-        for cell in row:
-            text = _shown(cell)
-            if not text or (cell.coordinate in merged_skip and cell.coordinate not in merged_width):
-                continue
-            bold, size = _font(cell)
-            width = merged_width.get(cell.coordinate) or _width(ws, cell.column)
-            wrap = bool(cell.alignment and cell.alignment.wrap_text)
-            if not wrap and not _is_title(cell) and (
-                    "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
-                cell.alignment = _with_wrap(cell.alignment)
-                wrap = True
-            lines = wrapped_lines(text, width, bold, size) if wrap else 1
-            points = max(points, lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
+    widths = {col: _width(ws, col) for col in range(1, last_col + 1)}
+    row_cells: dict[int, list[Cell]] = {}
+    points_of: dict[int, float] = {}
+    for row, col, cell, text in shown:
+        row_cells.setdefault(row, []).append(cell)
+        if not text or ((row, col) in merged_skip and (row, col) not in merged_width):
+            continue
+        bold, size = _font(cell)
+        width = merged_width.get((row, col)) or widths[col]
+        wrap = bool(cell.alignment and cell.alignment.wrap_text)
+        if not wrap and not _is_title(cell) and (
+                "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
+            cell.alignment = _with_wrap(cell.alignment)
+            wrap = True
+        lines = wrapped_lines(text, width, bold, size) if wrap else 1
+        points_of[row] = max(points_of.get(row, 0.0), lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
+    for row, points in points_of.items():
         if points > LINE_POINTS + ROW_PADDING:
-            ws.row_dimensions[row[0].row].height = round(points, 1)
-            for cell in row:  # a tall row: every cell starts at its top, beside the wrapped text
-                if cell.value is not None and not (cell.alignment and cell.alignment.vertical):
+            ws.row_dimensions[row].height = round(points, 1)
+            for cell in row_cells[row]:  # a tall row: every cell starts at its top, beside the wrapped text
+                if not (cell.alignment and cell.alignment.vertical):
                     cell.alignment = _aligned_top(cell.alignment)
-    print_setup(ws, last_row, _last_printed_column(ws, last_row, last_col), header_rows)
+    print_setup(ws, last_row, _last_printed_column(ws, shown, last_col), header_rows)
 
 
 def _width(ws: Worksheet, col: int) -> float:
@@ -199,21 +211,19 @@ def _aligned_top(alignment: Alignment | None) -> Alignment:
                      indent=alignment.indent, text_rotation=alignment.text_rotation)
 
 
-def _last_printed_column(ws: Worksheet, last_row: int, last_col: int) -> int:
+def _last_printed_column(ws: Worksheet, shown: list[tuple[int, int, Cell, str | None]], last_col: int) -> int:
     """The last column the print area needs: titles flow over empty cells to their right."""
     last = last_col
-    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
-        for cell in row:
-            text = _shown(cell)
-            if not text or not _is_title(cell):
-                continue
-            bold, size = _font(cell)
-            need, col = text_width(text, bold, size), cell.column
-            room = _width(ws, col)
-            while room < need and col < 200:
-                col += 1
-                room += _width(ws, col)
-            last = max(last, col)
+    for _row, col, cell, text in shown:
+        if not text or not _is_title(cell):
+            continue
+        bold, size = _font(cell)
+        need = text_width(text, bold, size)
+        room = _width(ws, col)
+        while room < need and col < 200:
+            col += 1
+            room += _width(ws, col)
+        last = max(last, col)
     return last
 
 

@@ -191,10 +191,9 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
 def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
     """Widen each column to its longest value (spreadsheets do not do it for files they did not write)."""
     longest: dict[int, int] = {}
-    for row in ws.iter_rows():
-        for cell in row:
-            if cell.value is not None and not (cell.font and cell.font.b and cell.font.sz and cell.font.sz > 12):
-                longest[cell.column] = max(longest.get(cell.column, 0), len(str(cell.value)))
+    for (_row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
+        if cell.value is not None and not (cell.font and cell.font.b and cell.font.sz and cell.font.sz > 12):
+            longest[col] = max(longest.get(col, 0), len(str(cell.value)))
     for col, length in longest.items():
         letter = get_column_letter(col)
         ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, min(most, length + 2))

@@ -1,0 +1,75 @@
+"""Writing the factions' workbooks on both cores.
+
+Each faction's workbook (its checked copy, its results) is built and saved from the turn's data alone,
+so they can be written by worker processes forked from the one that resolved the turn: the workers
+inherit everything in memory (the campaign, the outcomes, the drawn maps) and only the job's number and
+its small answer (a path, a digest) cross between processes. Every workbook is built by the same code
+as in a single process, so the files are byte for byte the same (tests/test_parallel_writing.py).
+
+``ADJUDICATOR_WORKERS`` sets the number of processes (``1``: everything in this process); by default two
+where the machine has two cores or more and can fork, and only for more than one workbook. A worker
+dies with the process that forked it, so a killed command leaves no writer behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: The jobs of the pool being run, inherited by its forked workers (never pickled).
+_JOBS: Sequence[Callable[[], object]] = ()
+#: Fewer workbooks than this are written in this process: starting workers would cost more.
+LEAST_FOR_WORKERS = 4
+
+
+def workers_wanted() -> int:
+    wanted = os.environ.get("ADJUDICATOR_WORKERS", "").strip()
+    if wanted.isdigit() and int(wanted) >= 1:
+        return int(wanted)
+    return min(os.cpu_count() or 1, 2)
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to kill this worker when its parent dies (Linux); elsewhere nothing."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+
+
+def _run(index: int) -> object:
+    return _JOBS[index]()
+
+
+def in_parallel(jobs: Sequence[Callable[[], T]]) -> list[T]:
+    """The answers of ``jobs``, in order, each run once, in forked workers where that pays. The first
+    error of a job is raised here, as it would be in one process."""
+    global _JOBS
+    workers = min(workers_wanted(), len(jobs))
+    if workers < 2 or len(jobs) < LEAST_FOR_WORKERS:
+        return [job() for job in jobs]
+    import multiprocessing  # here, not at import: a one-workbook check never starts a worker
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [job() for job in jobs]
+    _JOBS = jobs
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_die_with_parent)
+    try:
+        futures = [pool.submit(_run, index) for index in range(len(jobs))]
+        return [future.result() for future in futures]  # type: ignore[misc]
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)  # as in one process: nothing after the failed job
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        _JOBS = ()

@@ -1,0 +1,58 @@
+"""The factions' workbooks written on two cores are the very bytes one process writes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from adjudicator.campaign import parallel, pipeline
+from adjudicator.engine.registry import find_ruleset
+
+
+def _digests(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and p.suffix in (".xlsx", ".json", ".svg", ".png")}
+
+
+def _turn(root: Path) -> dict[str, str]:
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    pipeline.check(root)
+    assert pipeline.run(root).status == "resolved"
+    return _digests(root)
+
+
+def test_two_workers_write_the_bytes_one_process_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "LEAST_FOR_WORKERS", 2)  # the example has three factions
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")
+    alone = _turn(tmp_path / "alone")
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    used = []
+    real = parallel.in_parallel
+
+    def counted(jobs):  # type: ignore[no-untyped-def]
+        used.append(len(jobs))
+        return real(jobs)
+
+    monkeypatch.setattr(pipeline, "in_parallel", counted)
+    shared = _turn(tmp_path / "shared")
+    assert used and max(used) >= 2
+    assert any("/results/" in name for name in alone) and any(name.endswith(".checked.xlsx") for name in alone)
+    assert shared == alone
+
+
+def _fails() -> int:
+    raise ValueError("job failed")
+
+
+def test_jobs_run_in_other_processes_in_order_and_errors_come_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    answers = parallel.in_parallel([lambda n=n: (n, os.getpid()) for n in range(6)])
+    assert [n for n, _ in answers] == list(range(6))
+    assert os.getpid() not in {pid for _, pid in answers}
+    with pytest.raises(ValueError, match="job failed"):
+        parallel.in_parallel([os.getpid, os.getpid, _fails, os.getpid])
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")
+    assert {pid for _, pid in parallel.in_parallel([lambda n=n: (n, os.getpid()) for n in range(6)])} == {os.getpid()}
