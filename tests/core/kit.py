@@ -1,0 +1,48 @@
+"""Helpers shared by the tests of this folder."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+
+from tests.helpers import example_data
+
+
+def every_text(path: Path) -> list[str]:
+    """Every piece of text a player could dig out of the workbook: cells of all sheets (hidden ones
+    too), comments, defined names, document properties."""
+    book = openpyxl.load_workbook(path)
+    texts: list[str] = []
+    for ws in book.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.value is not None:
+                    texts.append(str(cell.value))
+                if cell.comment is not None:
+                    texts.append(cell.comment.text)
+    texts += [f"{name}={dn.attr_text}" for name, dn in book.defined_names.items()]
+    props: Any = book.properties
+    texts += [str(getattr(props, a)) for a in ("creator", "title", "subject", "description", "keywords",
+                                                "category", "lastModifiedBy") if getattr(props, a)]
+    return texts
+
+
+def private_facts(faction: str) -> list[str]:
+    """What only ``faction`` (and the GM) know: its order references, its research requests, its moves."""
+    data = example_data()
+    facts = [f"{faction}:"]  # ledger references of its orders, e.g. "BORYA:BUILD:row 4"
+    for row in data["orders"][faction]["orders"]:
+        if row["order"] == "FEASIBILITY":
+            facts.append(row["description"])
+        if row["order"] == "MOVE":
+            facts.append(f"{row['square']}→{row['to']}")
+    facts += [p["description"] for p in data["tables"]["projects"] if p["faction"] == faction]
+    return facts
+
+
+def svg_ids(path: Path) -> set[str]:
+    """The units marked in an SVG map: a labelled unit's id, or the link of a unit's mark."""
+    return set(re.findall(r'(?:id|xlink:href)="#?(unit:[^"]+)"', path.read_text(encoding="utf-8")))
