@@ -4,7 +4,7 @@ Each faction's workbook (its checked copy, its results) is built and saved from 
 so they can be written by worker processes forked from the one that resolved the turn: the workers
 inherit everything in memory (the campaign, the outcomes, the drawn maps) and only the job's number and
 its small answer (a path, a digest) cross between processes. Every workbook is built by the same code
-as in a single process, so the files are byte for byte the same (tests/test_parallel_writing.py).
+as in a single process, so the files are byte for byte the same (tests/core/test_parallel_writing.py).
 
 ``ADJUDICATOR_WORKERS`` sets the number of processes (``1``: everything in this process); by default two
 where the machine has two cores or more and can fork, and only for more than one workbook. A worker
