@@ -229,7 +229,8 @@ def balance_changes(lines: Sequence[LedgerLine], causes: Causes, ledger_tab: str
             found, order_link = causes.of([f"#ROW{line.reference.rsplit('row ', 1)[1].strip()}"])
             if order_link:
                 link = order_link
-        changes.append(Change(msg("balance"), "ledger", _text(account_label(line.account), causes.lang),
+        account = line.label if line.label is not None else account_label(line.account)
+        changes.append(Change(msg("balance"), "ledger", _text(account, causes.lang),
                               line.balance - line.change, line.balance, cause, link))
     return changes
 

@@ -70,6 +70,17 @@ class CoordinatedOrders(Ruleset):
     row_groups = {"orders": "co"}  # noqa: RUF012 - a refused row makes its whole Coordinated Order illegal
     gm_input_schemas = (schemas.FACTS,)
 
+    def account_label(self, account: str) -> Msg | str:
+        """The Command Tokens, a combat group's Regular Orders and a trooper's own Order in the reader's words."""
+        kind, _, where = account.partition("@")
+        if kind == "command_tokens":
+            return msg("Command Tokens")
+        if kind == "regular_orders" and where.startswith("CG"):
+            return msg("Regular Orders of Combat Group {n}", n=where[2:])
+        if kind == "own_order" and where:
+            return msg("Own Order of {id}", id=where)
+        return super().account_label(account)
+
     #: The Coordinated Orders of the active player, then the AROs of the reactive one.
     order_types = (coordinated.CoordinatedOrder(), reactions.Aro())
 

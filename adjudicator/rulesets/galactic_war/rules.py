@@ -79,6 +79,10 @@ class GalacticWar(Ruleset):
     order_schemas = (schemas.MOVES, schemas.STANCE, schemas.BATTLE_PLAN, schemas.INVASIONS)
     gm_input_schemas = (schemas.PURCHASES,)
 
+    def account_label(self, account: str) -> Msg | str:
+        """A race's credits in the reader's words."""
+        return msg("Credits") if account == "credits" else super().account_label(account)
+
     def commands(self) -> list[Any]:
         from adjudicator.rulesets.galactic_war.cli import odds_command
 
