@@ -20,7 +20,6 @@ from adjudicator.rulesets.coordinated_orders.schemas import ORDERS, REACTIONS, S
 from adjudicator.scenario import load_scenario
 from tests.coordinated_orders.kit import (
     RULESET,
-    TOOLS,
     aros,
     co,
     co_table,
@@ -35,24 +34,8 @@ from tests.coordinated_orders.kit import (
     resources,
     results,
     submit,
-    tool,
 )
 from tests.helpers import make_campaign, state, write_gm
-
-for _t in ("F1", "F2", "F3", "F4", "C1", "C2", "S1", "A1", "H1", "I1", "I2", "I3", "K1", "K2", "T1", "P1", "X1"):
-    TOOLS += [tool(_t, "Combi Rifle", 3), tool(_t, "CCW", 1, "CC")]
-TOOLS += [tool("F2", "Grenades", 1, "PH"), tool("F3", "Flash Pulse", 1, kind="EQUIPMENT"),
-          tool("F4", "Chain Rifle", 1, properties="TEMPLATE"), tool("F1", "Mine", 1, properties="DEPLOYABLE"),
-          tool("F2", "Mine", 1, properties="DEPLOYABLE"),
-          tool("HK1", "Carbonite", 2, "WIP", kind="PROGRAM"), tool("HK2", "Carbonite", 2, "WIP", kind="PROGRAM"),
-          tool("HK2", "Total Control", 1, "WIP", kind="PROGRAM"), tool("NJ1", "Monofilament Katana", 3, "CC"),
-          tool("A1", "Spitfire", 4, bonus=1)]
-
-
-
-
-
-
 
 
 def attack(code: str, tids: list[str], target: str = "MZ1", skill: str = "BS_ATTACK",
