@@ -54,6 +54,15 @@ def tool(tid: str, name: str, burst: int, attribute: str = "BS", **extra: Any) -
 
 
 TOOLS = [tool("G1", "HMG", 4), tool("MZ1", "HMG", 4), tool("KN1", "Combi Rifle", 3)]
+# every test module of this folder sees the same roster, whichever runs first (the cases hold the same tools)
+for _t in ("F1", "F2", "F3", "F4", "C1", "C2", "S1", "A1", "H1", "I1", "I2", "I3", "K1", "K2", "T1", "P1", "X1"):
+    TOOLS += [tool(_t, "Combi Rifle", 3), tool(_t, "CCW", 1, "CC")]
+TOOLS += [tool("F2", "Grenades", 1, "PH"), tool("F3", "Flash Pulse", 1, kind="EQUIPMENT"),
+          tool("F4", "Chain Rifle", 1, properties="TEMPLATE"), tool("F1", "Mine", 1, properties="DEPLOYABLE"),
+          tool("F2", "Mine", 1, properties="DEPLOYABLE"),
+          tool("HK1", "Carbonite", 2, "WIP", kind="PROGRAM"), tool("HK2", "Carbonite", 2, "WIP", kind="PROGRAM"),
+          tool("HK2", "Total Control", 1, "WIP", kind="PROGRAM"), tool("NJ1", "Monofilament Katana", 3, "CC"),
+          tool("A1", "Spitfire", 4, bonus=1)]
 
 
 def data(tokens: int = 3, cg1: int = 6, cg2: int = 0, phase: str = "ORDERS", active: str = "PANO",

@@ -29,9 +29,6 @@ IDENTIFIER = re.compile(r"[\w-]+(?::[\w-]+)+")
 NOT_SCANNED = {
     ("Parameters", "value"),  # parameter values are the codes the GM types (BEFORE_INCOME, none)
     ("Parameters", "default"),
-    # KNOWN GAP: coordinated_orders' asked GM input describes each skill by its code ("BS_ATTACK Fusil Combi → MZ1",
-    # built in phases/plan.py as plain text); to be written in the reader's words (the skill's label).
-    ("Table facts", "declared"),
 }
 #: Codes a hint teaches the player to type, which the column reads ("GF x3, PDS" in galactic_war's landings).
 TYPED = {"GF", "PDS"}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine.ruleset import SheetRows
-from adjudicator.i18n import fold, msg
+from adjudicator.i18n import Msg, fold, msg
 from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.coordinated_orders.orders.common import targets_in
 from adjudicator.rulesets.coordinated_orders.state import ident
@@ -34,7 +34,7 @@ NONE_WORDS = {fold(w) for w in ("NONE", "-", "—", "ninguno", "nadie", "нет"
 @dataclass(frozen=True)
 class Needed:
     key: FactKey
-    declared: str
+    declared: Msg | str  # the Skill in the reader's words
     contact: bool = False  # the Spearhead's CC Attack: list the allies in contact
 
 

@@ -7,7 +7,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.i18n import Msg, msg
+from adjudicator.rulesets.coordinated_orders import schemas
 from adjudicator.rulesets.coordinated_orders.facts import Fact, FactKey, Needed
+from adjudicator.rulesets.coordinated_orders.orders.common import joined
 from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict
 from adjudicator.rulesets.coordinated_orders.orders.reactions import Judged
 from adjudicator.rulesets.coordinated_orders.skills import skill
@@ -82,15 +85,22 @@ def needed_facts(verdict: Verdict, judged: list[Judged]) -> list[Needed]:
             info = skill(d.code) if d else None
             if e.trooper is None or d is None or info is None or not info.facts:
                 continue
-            text = " ".join(x for x in (d.code, d.tool, "→ " + d.target if d.target else "") if x)
-            out.append(Needed((dec.co, k, e.trooper.id), text, contact=info.code == "CC_ATTACK" and e.spearhead))
+            out.append(Needed((dec.co, k, e.trooper.id), declared(d.code, d.tool, d.target),
+                              contact=info.code == "CC_ATTACK" and e.spearhead))
     for j in judged:
         r = j.reaction
         info = skill(r.code)
         if j.accepted and info is not None and info.facts and r.trooper is not None:
-            text = " ".join(x for x in ("ARO", r.code, r.tool, "→ " + j.participant) if x)
-            out.append(Needed((r.co, r.skill_k, r.trooper.id), text))
+            out.append(Needed((r.co, r.skill_k, r.trooper.id), declared(r.code, r.tool, j.participant, aro=True)))
     return out
+
+
+def declared(code: str, tool: str, target: str, aro: bool = False) -> Msg | str:
+    """A declared Skill in the reader's words, as its dropdown shows it: "BS Attack Fusil Combi → MZ1"
+    ("ARO" first for a reaction); the tool and the target are the names the player typed."""
+    word = next((msg(c.label) for c in schemas.SKILLS if c.code == code), code)
+    parts: list[Any] = [msg("ARO")] if aro else []
+    return joined([*parts, word, *(x for x in (tool, "→ " + target if target else "") if x)], " ")
 
 
 def burst(tool: Tool | None, bonus: int, spearhead: bool, halve: bool, params: dict[str, Any]) -> tuple[int, int, int]:
