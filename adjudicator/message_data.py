@@ -4,10 +4,25 @@ campaign.xlsx keeps its Ledger lines so, and rewrites them wholly when the GM ch
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from adjudicator.i18n import Joined, Msg, Words
+
+
+@dataclass(frozen=True)
+class InLanguages:
+    """A value already rendered by the code that made it, kept in every language: ``((lang, value), ...)``."""
+
+    values: tuple[tuple[str, Any], ...]
+
+    def render(self, lang: str = "en") -> Any:
+        found = dict(self.values)
+        return found.get(lang, found.get("en"))
+
+    def __str__(self) -> str:
+        return str(self.render("en"))
 
 
 def to_data(value: Any) -> Any:
@@ -24,6 +39,10 @@ def to_data(value: Any) -> Any:
         return {"joined": [to_data(p) for p in value.parts], "separator": value.separator}
     if isinstance(value, Decimal):
         return {"decimal": str(value)}
+    if isinstance(value, InLanguages):
+        return {"languages": {lang: to_data(v) for lang, v in value.values}}
+    if isinstance(value, dict):
+        return {"dict": {str(k): to_data(v) for k, v in value.items()}}
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -46,6 +65,10 @@ def from_data(data: Any) -> Any:
         return Joined(tuple(from_data(p) for p in data["joined"]), str(data.get("separator", "; ")))
     if "decimal" in data:
         return Decimal(str(data["decimal"]))
+    if "languages" in data:
+        return InLanguages(tuple((str(k), from_data(v)) for k, v in sorted(dict(data["languages"]).items())))
+    if "dict" in data:
+        return {k: from_data(v) for k, v in dict(data["dict"]).items()}
     return data
 
 

@@ -29,7 +29,7 @@ from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
 from adjudicator.xlsx.safety import Limits
-from adjudicator.xlsx.writing import header_row, identifiers_as_text, sheet_title, write_report_sheet, write_rows
+from adjudicator.xlsx.writing import header_row, identifiers_as_text, sheet_title, write_rows
 
 MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000,
                        max_rows=1_000_000, max_columns=1_000, max_cells=20_000_000, max_text_chars=32_767,
@@ -267,6 +267,9 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
         _replace_table(wb, schema, _frame_rows(frame, schema, lang) if frame is not None else [], lang)
     if _sheet_of(wb, LEDGER) is not None:
         append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
+    from adjudicator.campaign.turn_tabs import rewrite_turn_tabs
+
+    rewrite_turn_tabs(wb, lang)  # the earlier turns' tabs too, when written in another language
 
 
 #: The hidden sheet that keeps each Ledger line as data (JSON), so that the Ledger can be written again in
@@ -326,16 +329,11 @@ OrderTable = tuple[str, list[Any], list[list[Any]]]
 def add_turn_tabs(wb: Workbook, turn: int, order_tables: Mapping[str, OrderTable], reports: list[ReportTable],
                   lang: str) -> None:
     """The turn's tabs: one orders tab per order sheet ("T03 Orders", or "T03 Orders Repairs" when the
-    ruleset has several), each under that sheet's own headers, then the GM's report."""
-    from adjudicator.xlsx.writing import write_table_sheet
+    ruleset has several), each under that sheet's own headers, then the GM's report (kept as data too, to be
+    written again in another language: see turn_tabs.py)."""
+    from adjudicator.campaign.turn_tabs import add_turn_tabs as add_tabs
 
-    label = turn_label(turn)
-    orders = msg("Orders").render(lang)
-    for title, headers, rows in order_tables.values():
-        name = f"{label} {orders}" if len(order_tables) == 1 else f"{label} {orders} {gettext_in(lang, title)}"
-        widths = [10, 6, *[14] * max(len(headers) - 4, 0), 12, 70]
-        write_table_sheet(wb, name, headers, rows, lang, widths)
-    write_report_sheet(wb, f"{label} " + msg("Report").render(lang), reports, lang)
+    add_tabs(wb, turn, order_tables, reports, lang)
 
 
 def open_master(path: Path) -> Workbook:

@@ -28,6 +28,7 @@ from adjudicator.campaign.submissions import (
     load_submission,
     sha256_of,
 )
+from adjudicator.campaign.turn_tabs import in_every_language
 from adjudicator.dice import Dice
 from adjudicator.engine.books import unbalanced
 from adjudicator.engine.registry import find_ruleset
@@ -426,8 +427,9 @@ def _stage(
         if submission.orders is None:
             continue
         for sheet in submission.orders.sheets.values():
-            headers, rows = outcome_rows(sheet, str(faction), result.outcomes, list(submission.problems),
-                                         campaign.language)
+            faction_problems = list(submission.problems)
+            headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
+                lambda lang, s=sheet, f=str(faction), p=faction_problems: outcome_rows(s, f, result.outcomes, p, lang))
             title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
             shown[:] = [msg("Faction"), *headers]
             table += [[faction, *row] for row in rows]
