@@ -200,6 +200,24 @@ class Ruleset(ABC):
     #: :class:`adjudicator.engine.presentation.Presentation` (None: the default presentation).
     presentation_type: Any = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A ruleset whose data package ships ``tables.toml`` gets the campaign's *Rule tables* sheet (the GM's
+        changes to those tables, see :mod:`adjudicator.rules_data`) after its own state tables, unlisted."""
+        super().__init_subclass__(**kwargs)
+        from adjudicator.rules_data import RULE_TABLES, ships_tables
+
+        if ships_tables(cls.data_package) and all(s.key != RULE_TABLES.key for s in cls.state_schemas):
+            cls.state_schemas = (*cls.state_schemas, RULE_TABLES)
+
+    def rule_tables(self, campaign: Campaign) -> dict[str, Any]:
+        """The ruleset's tables (``tables.toml``) with the campaign's Rule tables sheet laid over them; empty
+        when the ruleset ships no tables."""
+        from adjudicator.rules_data import RULE_TABLES, rule_tables, ships_tables
+
+        if not ships_tables(self.data_package):
+            return {}
+        return rule_tables(self.data_package, campaign.tables.get(RULE_TABLES.key))
+
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name
 
