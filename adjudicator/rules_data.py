@@ -28,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.i18n import N_, fold, msg
+from adjudicator.i18n import N_, Msg, fold, msg
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Column, TableSchema
 
@@ -207,6 +207,17 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
             problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(number), reason=error.reason),
                            msg("Correct the row (the ruleset's documentation lists its tables), or delete it."),
                            file=file, sheet=sheet.sheet, cell=sheet.cell(int(number), error.column), row=int(number))
+
+
+def retired_parameter(key: str, place: tuple[str, str, str], value: Any) -> tuple[Msg, Msg]:
+    """The problem and hint for a Parameters row naming a parameter the ruleset retired: its value is now the
+    rule tables' cell ``place`` (table, row, column), changed in the Rule tables sheet."""
+    table_name, row, column = place
+    where = f"{table_name} | {row} | {column}"
+    shown = _word(value) or "…"
+    return (msg("Parameter {key} no longer exists: its value is now the rule tables' {where}.", key=key, where=where),
+            msg("Delete this row and write the value in the Rule tables sheet: {where} | {value}.", where=where,
+                value=shown))
 
 
 def rows_of(tables: Mapping[str, Any], key: str) -> dict[str, dict[str, Any]]:

@@ -178,6 +178,9 @@ class Ruleset(ABC):
     default_language: str = "en"
     #: The package that holds ``parameters.toml`` and the ruleset's other data files.
     data_package: str = ""
+    #: Former parameters whose value is now a cell of the rule tables: {parameter: (table, row, column)}. An old
+    #: campaign's Parameters row naming one is M05 at its cell, saying which Rule tables row to write instead.
+    retired_parameters: dict[str, tuple[str, str, str]] = {}  # noqa: RUF012 - a declaration, never changed
     #: Columns the ruleset adds to the campaign's Factions sheet (after ID, Name, Language).
     faction_columns: tuple[Column, ...] = ()
     #: Tables of the campaign state (sheets of the master workbook), in the order they are shown.

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from adjudicator.campaign import pipeline
+from adjudicator.campaign.pipeline import CampaignError
 from adjudicator.engine.ruleset import FactionOrders, TurnInput
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList
@@ -37,3 +39,20 @@ def test_the_units_table_capacity_decides_what_a_transport_carries(tmp_path: Pat
 
 def typed_orders(rows: list[dict[str, object]]) -> dict[str, object]:
     return {"moves": typed(SHEETS["moves"], rows, "ALPHA.xlsx")}
+
+
+def test_an_old_campaigns_transport_capacity_parameter_is_m05_naming_the_rule_tables_row(tmp_path: Path) -> None:
+    root = make_campaign(tmp_path / "c", gw([("T1", "ALPHA", "TRANSPORT", "2")]))
+    book = openpyxl.load_workbook(root / "campaign.xlsx")  # a campaign.xlsx of before the change
+    sheet = book["Parameters"]
+    sheet.append(["transport_capacity", 4])
+    row = sheet.max_row
+    book.save(root / "campaign.xlsx")
+    with pytest.raises(CampaignError) as caught:
+        pipeline.open_campaign(root)
+    [problem] = caught.value.problems.errors
+    assert (problem.code, problem.sheet, problem.cell) == ("M05", "Parameters", f"A{row}")
+    assert "units | TRANSPORT | capacity" in problem.message.render()
+    assert "units | TRANSPORT | capacity | 4" in problem.hint.render()
+    for lang in ("es", "ru"):
+        assert problem.message.render(lang) != problem.message.render("en")

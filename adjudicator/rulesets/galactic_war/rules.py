@@ -74,6 +74,7 @@ class GalacticWar(Ruleset):
     title = N_("Galactic War")
     default_language = "ru"
     data_package = "adjudicator.rulesets.galactic_war"
+    retired_parameters = {"transport_capacity": ("units", "TRANSPORT", "capacity")}  # noqa: RUF012 - G21, one source
     faction_columns = (schemas.CREDITS, schemas.TECHS)
     state_schemas = (schemas.SYSTEMS, schemas.PLANETS, schemas.UNITS, RULE_TABLES)
     order_schemas = (schemas.MOVES, schemas.STANCE, schemas.BATTLE_PLAN, schemas.INVASIONS)
