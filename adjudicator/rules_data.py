@@ -9,7 +9,8 @@ A ruleset keeps its tables in ``tables.toml`` of its data package (``Ruleset.dat
     [[research.AERO]]       # a row may hold a list: its items are rows "AERO.1", "AERO.2", ...
     points = 150
 
-The campaign's *Rule tables* sheet (:data:`RULE_TABLES`, a state table every ruleset lists) holds the GM's
+The campaign's *Rule tables* sheet (:data:`RULE_TABLES`, a state table the engine gives every ruleset whose data
+package ships ``tables.toml``; the ruleset need not list it) holds the GM's
 changes, one value a row: ``table | row | column | value`` (``regiments | VL | purchase | 60``). A value takes
 the type of the default it replaces (a whole number, a number, TRUE/FALSE or a word); a row that names what
 the tables do not have, or a value of the wrong type, is a :class:`RuleTableError` naming the sheet row.
@@ -27,7 +28,7 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.i18n import N_, fold, msg
+from adjudicator.i18n import N_, Msg, fold, msg
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Column, TableSchema
 
@@ -69,6 +70,16 @@ def _defaults(package: str, name: str) -> dict[str, Any]:
         raise RuleTableError(f"the ruleset has no rule tables ({name} of {package})") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise RuleTableError(f"{name} of {package} does not read: {error}") from error
+
+
+def ships_tables(package: str, name: str = TABLES_FILE) -> bool:
+    """Whether a ruleset's data package holds rule tables (and so its campaigns the Rule tables sheet)."""
+    if not package:
+        return False
+    try:
+        return (resources.files(package) / name).is_file()
+    except (ModuleNotFoundError, TypeError):
+        return False
 
 
 def default_tables(package: str, name: str = TABLES_FILE) -> dict[str, Any]:
@@ -196,6 +207,17 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
             problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(number), reason=error.reason),
                            msg("Correct the row (the ruleset's documentation lists its tables), or delete it."),
                            file=file, sheet=sheet.sheet, cell=sheet.cell(int(number), error.column), row=int(number))
+
+
+def retired_parameter(key: str, place: tuple[str, str, str], value: Any) -> tuple[Msg, Msg]:
+    """The problem and hint for a Parameters row naming a parameter the ruleset retired: its value is now the
+    rule tables' cell ``place`` (table, row, column), changed in the Rule tables sheet."""
+    table_name, row, column = place
+    where = f"{table_name} | {row} | {column}"
+    shown = _word(value) or "…"
+    return (msg("Parameter {key} no longer exists: its value is now the rule tables' {where}.", key=key, where=where),
+            msg("Delete this row and write the value in the Rule tables sheet: {where} | {value}.", where=where,
+                value=shown))
 
 
 def rows_of(tables: Mapping[str, Any], key: str) -> dict[str, dict[str, Any]]:

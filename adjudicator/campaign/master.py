@@ -24,7 +24,7 @@ from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg
 from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.message_data import dumps, loads
 from adjudicator.problems import ProblemList
-from adjudicator.rules_data import RULE_TABLES, check_changes
+from adjudicator.rules_data import RULE_TABLES, check_changes, retired_parameter
 from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
@@ -151,6 +151,11 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
         for row, r in records(param_table.frame):
             key = str(r["parameter"] or "").strip()
             if not key:
+                continue
+            if key in ruleset.retired_parameters:  # now a cell of the rule tables: say which
+                reason, hint = retired_parameter(key, ruleset.retired_parameters[key], r["value"])
+                problems.error("M05", reason, hint, sheet=param_table.sheet,
+                               cell=param_table.cell(int(row), "parameter"), **where)
                 continue
             try:
                 overrides[key] = r["value"]

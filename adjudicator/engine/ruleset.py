@@ -178,6 +178,9 @@ class Ruleset(ABC):
     default_language: str = "en"
     #: The package that holds ``parameters.toml`` and the ruleset's other data files.
     data_package: str = ""
+    #: Former parameters whose value is now a cell of the rule tables: {parameter: (table, row, column)}. An old
+    #: campaign's Parameters row naming one is M05 at its cell, saying which Rule tables row to write instead.
+    retired_parameters: dict[str, tuple[str, str, str]] = {}  # noqa: RUF012 - a declaration, never changed
     #: Columns the ruleset adds to the campaign's Factions sheet (after ID, Name, Language).
     faction_columns: tuple[Column, ...] = ()
     #: Tables of the campaign state (sheets of the master workbook), in the order they are shown.
@@ -199,6 +202,24 @@ class Ruleset(ABC):
     #: How its order workbook looks, apart from its rules: a subclass of
     #: :class:`adjudicator.engine.presentation.Presentation` (None: the default presentation).
     presentation_type: Any = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A ruleset whose data package ships ``tables.toml`` gets the campaign's *Rule tables* sheet (the GM's
+        changes to those tables, see :mod:`adjudicator.rules_data`) after its own state tables, unlisted."""
+        super().__init_subclass__(**kwargs)
+        from adjudicator.rules_data import RULE_TABLES, ships_tables
+
+        if ships_tables(cls.data_package) and all(s.key != RULE_TABLES.key for s in cls.state_schemas):
+            cls.state_schemas = (*cls.state_schemas, RULE_TABLES)
+
+    def rule_tables(self, campaign: Campaign) -> dict[str, Any]:
+        """The ruleset's tables (``tables.toml``) with the campaign's Rule tables sheet laid over them; empty
+        when the ruleset ships no tables."""
+        from adjudicator.rules_data import RULE_TABLES, rule_tables, ships_tables
+
+        if not ships_tables(self.data_package):
+            return {}
+        return rule_tables(self.data_package, campaign.tables.get(RULE_TABLES.key))
 
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name

@@ -33,7 +33,8 @@ SYSTEMS = [
 
 def gw(units: list[tuple[str, str, str, str]], planets: list[dict[str, Any]] | None = None,
        parameters: dict[str, Any] | None = None, techs: dict[str, str] | None = None, seed: int = 7,
-       extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+       extra: list[dict[str, Any]] | None = None,
+       rule_tables: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A small campaign: units as (id, race, type, system); GF and PDS may be 'system/planet' or 'system>transport'."""
     rows = []
     for uid, race, kind, where in units:
@@ -50,9 +51,15 @@ def gw(units: list[tuple[str, str, str, str]], planets: list[dict[str, Any]] | N
         "tables": {
             "factions": [{"id": r, "name": r.title(), "language": "en", "credits": 0,
                           "techs": (techs or {}).get(r, "")} for r in ("ALPHA", "BETA", "GAMMA")],
-            "systems": SYSTEMS, "planets": planets or [], "units": rows + (extra or []), "rule_tables": [],
+            "systems": SYSTEMS, "planets": planets or [], "units": rows + (extra or []),
+            "rule_tables": rule_tables or [],
         },
     }
+
+
+def transport_capacity(n: int) -> dict[str, Any]:
+    """The Rule tables row that makes a Transport carry ``n`` units (the units table, G21)."""
+    return {"table": "units", "row": "TRANSPORT", "column": "capacity", "value": n}
 
 
 def orders(root: Path, faction: str, sheets: dict[str, list[dict[str, Any]]]) -> None:

@@ -11,7 +11,7 @@ from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice
 from adjudicator.rulesets.galactic_war.combat import Contest, Member, Side, fight, parse_retreat
 from adjudicator.rulesets.galactic_war.orders.move import parse_free_text
-from tests.galactic_war.kit import gw, orders, units
+from tests.galactic_war.kit import gw, orders, transport_capacity, units
 from tests.helpers import make_campaign, sheet_rows, state, write_gm
 
 # A line of systems 1-2-3-4-5 with 6 beside 3; alpha wormholes at 1 and 5.
@@ -88,7 +88,7 @@ def test_movement_rows_are_checked_at_their_cells(tmp_path: Path, row: dict[str,
     data = gw([("A1", "ALPHA", "CRUISER", "2"), ("A2", "ALPHA", "TRANSPORT", "2"), ("A3", "ALPHA", "DREADNOUGHT", "2"),
                ("A4", "ALPHA", "FIGHTER", "2"), ("B1", "BETA", "CRUISER", "3"), ("A5", "ALPHA", "GF", "4/P4")],
               planets=[{"planet": "P4", "system": "4", "resources": 1, "owner": "ALPHA"}],
-              parameters={"transport_capacity": 1})
+              rule_tables=[transport_capacity(1)])
     assert check_codes(tmp_path, data, "ALPHA", {"moves": [row]}) == [(code, cell)]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator import rules_data
 from adjudicator.campaign import pipeline
 from adjudicator.engine.ruleset import FactionOrders, TurnResult
 from adjudicator.problems import Severity
@@ -22,7 +23,19 @@ from adjudicator.rulesets.galactic_war.orders.battle_plan import plan_book
 from adjudicator.rulesets.galactic_war.orders.move import check_rows, read_row
 from adjudicator.rulesets.galactic_war.state import world_from_tables
 from adjudicator.scenario import campaign_from_data
-from tests.galactic_war.kit import ScriptedDice, battles, gw, moves, orders, resolve, table, typed, units, where
+from tests.galactic_war.kit import (
+    ScriptedDice,
+    battles,
+    gw,
+    moves,
+    orders,
+    resolve,
+    table,
+    transport_capacity,
+    typed,
+    units,
+    where,
+)
 from tests.helpers import make_campaign, sheet_rows, write_gm
 
 
@@ -334,7 +347,7 @@ def test_enforce_fighter_capacity(enforce: bool, lost: list[str]) -> None:
                ("F3", "ALPHA", "FIGHTER", "4"), ("F4", "ALPHA", "FIGHTER", "4")],
               planets=[{"planet": "HOME", "system": "4", "resources": 1, "owner": "ALPHA", "dock": "Y"}],
               extra=[{"id": "G1", "race": "ALPHA", "type": "GF", "system": "2", "aboard": "T1"}],
-              parameters={"enforce_fighter_capacity": enforce, "transport_capacity": 2})
+              parameters={"enforce_fighter_capacity": enforce}, rule_tables=[transport_capacity(2)])
     _, after, _ = resolve(data)
     # In 2: room for 2, one GF aboard, two Fighters: one too many. In 4 the Fighters wait at their own dock.
     assert sorted({"F1", "F2", "F3", "F4"} - set(after)) == lost
@@ -357,11 +370,14 @@ def test_every_configurable_value_of_the_spec_is_a_parameter() -> None:
 
     spec_section_8 = ("sustain_damage dna_penalty_rounds max_rounds cargo_dies_with_transport count_fighters "
                       "trophy_credits trophy_excludes_fighters multi_race bombard_value bombard_requires_landing "
-                      "antigraviton_ignores_pds pds_fire_scope invasion_requires_clear_space transport_capacity "
+                      "antigraviton_ignores_pds pds_fire_scope invasion_requires_clear_space "
                       "enforce_fighter_capacity production_bonus blockade_includes_dna wormholes_adjacent "
                       "wormhole_retreat invalid_move_policy").split()
     defaults = find_ruleset("galactic_war").parameters().defaults()
     assert set(spec_section_8) <= set(defaults)
+    # transport_capacity is the Transport's row of the units table (one source of truth), not a parameter.
+    assert "transport_capacity" not in defaults
+    assert rules_data.table("adjudicator.rulesets.galactic_war", "units")["TRANSPORT"]["capacity"] == 6
     assert (defaults["multi_race"], defaults["pds_fire_scope"], defaults["bombard_value"]) == ("SEQUENTIAL", "PLANET",
                                                                                               0)  # 0: combat value
 

@@ -26,7 +26,7 @@ from adjudicator.engine.ruleset import (
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import Ledger
 from adjudicator.problems import Problem, Severity
-from adjudicator.rulesets.coordinated_orders import schemas
+from adjudicator.rulesets.coordinated_orders import schemas, skills
 from adjudicator.rulesets.coordinated_orders.facts import (
     FactKey,
     missing,
@@ -86,6 +86,7 @@ class CoordinatedOrders(Ruleset):
 
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> Declarations:
         """The faction's declarations against the state before the turn (``check``)."""
+        skills.use(campaign.tables)  # the campaign's Skills (its Rule tables sheet) for the checks that follow
         start = game_from_tables(campaign.tables)
         return Declarations(start.copy(), start, campaign.parameters, faction)
 
@@ -108,6 +109,7 @@ class CoordinatedOrders(Ruleset):
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters
+        skills.use(campaign.tables)  # the campaign's Skills (its Rule tables sheet) for this resolution
         start = game_from_tables(campaign.tables)
         game = start.copy()
         verdicts: list[coordinated.Verdict] = []

@@ -54,7 +54,7 @@ ATTRIBUTES = choices(
     ("WIP", N_("WIP"), ["VOL", "ВОЛ"]),
 )
 
-#: The Skills a participant or a reactive trooper may declare (their rules are in skills.toml).
+#: The Skills a participant or a reactive trooper may declare (their rules are the skills table of tables.toml).
 SKILLS = choices(
     ("MOVE", N_("Move"), ["MOVE", "mover", "moverse", "двигаться", "движение"]),
     ("JUMP", N_("Jump (Short Movement Skill)"),

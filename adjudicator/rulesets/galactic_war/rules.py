@@ -22,7 +22,6 @@ from adjudicator.engine.ruleset import (
 )
 from adjudicator.i18n import N_, Msg, msg, msg_n
 from adjudicator.problems import Problem, ProblemList, Severity
-from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.odds import exact
 from adjudicator.rulesets.galactic_war.orders import invasion as invasion_orders
@@ -74,8 +73,9 @@ class GalacticWar(Ruleset):
     title = N_("Galactic War")
     default_language = "ru"
     data_package = "adjudicator.rulesets.galactic_war"
+    retired_parameters = {"transport_capacity": ("units", "TRANSPORT", "capacity")}  # noqa: RUF012 - G21, one source
     faction_columns = (schemas.CREDITS, schemas.TECHS)
-    state_schemas = (schemas.SYSTEMS, schemas.PLANETS, schemas.UNITS, RULE_TABLES)
+    state_schemas = (schemas.SYSTEMS, schemas.PLANETS, schemas.UNITS)  # and Rule tables, given by the engine
     order_schemas = (schemas.MOVES, schemas.STANCE, schemas.BATTLE_PLAN, schemas.INVASIONS)
     gm_input_schemas = (schemas.PURCHASES,)
 

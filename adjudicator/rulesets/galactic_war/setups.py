@@ -26,7 +26,7 @@ class SpaceSide:
 
 def space_contest(attacker: SpaceSide, defender: SpaceSide, stats: dict[str, UnitStats], params: dict[str, Any],
                   round_zero: bool = True) -> Contest:
-    capacity = int(params["transport_capacity"])
+    capacity = stats["TRANSPORT"].capacity  # the units table's, as the GM's Rule tables sheet left it (G21)
 
     def side(s: SpaceSide) -> Side:
         members = space_members(s.ships, stats, s.plan, params, s.cargo, capacity)

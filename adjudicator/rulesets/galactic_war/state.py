@@ -115,8 +115,8 @@ class World:
         return self.stats[unit_type]
 
     def capacity(self, unit_type: str) -> int:
-        if unit_type == "TRANSPORT":
-            return int(self.params["transport_capacity"])
+        """Units one ship of the type carries: the capacity of its row of the units table (the Rule tables sheet
+        changes it; for a Transport, G21)."""
         return self.stats[unit_type].capacity
 
     def in_system(self, system: str) -> list[Unit]:
