@@ -30,11 +30,17 @@ def every_text(path: Path) -> list[str]:
     return texts
 
 
-def private_facts(faction: str) -> list[str]:
-    """What only ``faction`` (and the GM) know: its order references, its research requests, its moves."""
+def private_facts(faction: str, langs: tuple[str, ...] = ("en", "es", "ru")) -> list[str]:
+    """What only ``faction`` (and the GM) know: its order references (as a reader in ``langs`` sees them), its
+    research requests, its moves."""
+    from adjudicator.i18n import render
+    from adjudicator.references import shown_reference
+
     data = example_data()
-    facts = [f"{faction}:"]  # ledger references of its orders, e.g. "BORYA:BUILD:row 4"
-    for row in data["orders"][faction]["orders"]:
+    orders = data["orders"][faction]["orders"]
+    facts = sorted({render(shown_reference(f"{faction}:{row['order']}:row 2"), lang).rsplit(",", 1)[0] + ","
+                    for row in orders if row["order"] == "BUILD" for lang in langs})  # "BORYA, СТРОИТЬ,"
+    for row in orders:
         if row["order"] == "FEASIBILITY":
             facts.append(row["description"])
         if row["order"] == "MOVE":

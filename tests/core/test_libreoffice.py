@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator.campaign import pipeline
-from adjudicator.i18n import gettext_in
+from adjudicator.i18n import gettext_in, render
+from adjudicator.references import shown_reference
 from tests.conftest import convert
 from tests.helpers import sheet_rows
 
@@ -144,10 +145,11 @@ def test_inner_sphere_cost_preview_recalculated_by_libreoffice_matches_what_the_
     assert pipeline.run(root).status == "resolved"
     lang = campaign.language
     charges = {}
+    shown = {render(shown_reference(f"{f}:{s.key}:row {n}"), lang): (f, s.key, n)  # as the GM reads them
+             for f in campaign.factions for s in ruleset.order_schemas for n in range(2, 60)}
     for row in sheet_rows(root / "campaign.xlsx", "Ledger", lang)[1:]:
-        faction, sheet_key, number = (str(row[7]).split(":") + ["", ""])[:3]
-        if row[3] == gettext_in(lang, "treasury") and number.startswith("row"):
-            charges[(faction, sheet_key, int(number.split()[1]))] = -Decimal(str(row[4]))
+        if row[3] == gettext_in(lang, "treasury") and str(row[7]) in shown:
+            charges[shown[str(row[7])]] = -Decimal(str(row[4]))
     compared = 0
     for (faction, sheet_key, number), charge in charges.items():
         schema = next((s for s in ruleset.order_schemas if s.key == sheet_key), None)

@@ -11,7 +11,8 @@ import openpyxl
 import pytest
 
 from adjudicator.campaign import pipeline
-from adjudicator.i18n import gettext_in
+from adjudicator.i18n import gettext_in, render
+from adjudicator.references import shown_reference
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from tests.conftest import convert
 from tests.helpers import make_campaign, sheet_rows
@@ -42,10 +43,11 @@ def test_movement_charges_in_the_preview_equal_the_ledger(soffice: str, tmp_path
                for r in range(3, 6)}
     assert pipeline.run(root).status == "resolved"
     charged = {}
+    shown = {render(shown_reference(f"D:{key}:row {n}"), "es"): (key, f"row {n}")  # as the GM reads them
+             for key in ("movement", "research") for n in range(2, 12)}
     for row in sheet_rows(root / "campaign.xlsx", "Ledger", "es")[1:]:
-        faction, sheet_key, number = (str(row[7]).split(":") + ["", ""])[:3]
-        if sheet_key in ("movement", "research") and row[3] == gettext_in("es", "treasury"):
-            charged[(sheet_key, number)] = -Decimal(str(row[4]))
+        if str(row[7]) in shown and row[3] == gettext_in("es", "treasury"):
+            charged[shown[str(row[7])]] = -Decimal(str(row[4]))
     research_charge = charged.pop(("research", "row 2"))
     per_hex = tariffs(None).ships["NS2"].per_hex
     assert list(charged.values()) == [per_hex * 2]  # D-A: 3 steps, the first one paid as upkeep
