@@ -17,7 +17,7 @@ from typing import Any
 from openpyxl import Workbook
 
 from adjudicator.engine.ruleset import ReportTable
-from adjudicator.i18n import LANGUAGES, fold, gettext_in, msg, render
+from adjudicator.i18n import LANGUAGES, N_, fold, gettext_in, msg, render
 from adjudicator.message_data import InLanguages, dumps, loads
 
 #: The hidden sheet keeping each turn tab's content as data; its folded name is no spelling of a visible sheet.
@@ -49,8 +49,12 @@ def _shown(value: Any, lang: str) -> Any:
     return value.render(lang) if isinstance(value, InLanguages) else value
 
 
+#: The word of an orders tab's name ("T03 Orders Repairs").
+ORDERS = N_("Orders")
+
+
 def _orders_name(turn: int, title: str | None, lang: str) -> str:
-    orders = f"T{turn:02d} {msg('Orders').render(lang)}"
+    orders = f"T{turn:02d} {gettext_in(lang, ORDERS)}"
     return orders if title is None else f"{orders} {gettext_in(lang, title)}"
 
 

@@ -231,9 +231,10 @@ def test_hidden_and_airborne_troopers_forfeit_their_own_order(plan_turn: Path) -
     assert (table["G"]["Own Orders forfeited"], table["R"]["Own Orders forfeited"]) == (
         "A1 (a Regular Order), H1 (a Regular Order)", "I3 (its Irregular Order)")
     assert [(r[1], r[2]) for r in ledger(plan_turn) if r[4] == "PANO:G"] == [
-        ("command_tokens", -1), ("regular_orders@CG1", -1), ("regular_orders@CG1", -1), ("regular_orders@CG1", -1)]
+        ("Command Tokens", -1), *[("Regular Orders of Combat Group 1", -1)] * 3]
     assert [(r[1], r[2]) for r in ledger(plan_turn) if r[4] == "PANO:R"] == [
-        ("command_tokens", -1), ("regular_orders@CG1", -1), ("own_order@I3", -1)]  # C3: a Regular Order too
+        ("Command Tokens", -1), ("Regular Orders of Combat Group 1", -1),
+        ("Own Order of I3", -1)]  # C3: a Regular Order too
     tokens, pools = resources(plan_turn)
     legal = len(co_table(plan_turn))
     assert (tokens, pools[("PANO", 1)]) == (20 - legal, 30 - legal - 2)
@@ -414,8 +415,8 @@ def test_tokens_and_orders_are_spent_in_row_order_and_a_rejected_co_spends_nothi
     assert pipeline.run(root).status == "resolved"
     assert resources(root) == (0, {("PANO", 1): 4, ("PANO", 2): 0, ("JSA", 1): 4})
     assert [r[:4] for r in ledger(root)] == [
-        ("PANO", "command_tokens", -1, 1), ("PANO", "regular_orders@CG1", -1, 5),
-        ("PANO", "command_tokens", -1, 0), ("PANO", "regular_orders@CG1", -1, 4)]
+        ("PANO", "Command Tokens", -1, 1), ("PANO", "Regular Orders of Combat Group 1", -1, 5),
+        ("PANO", "Command Tokens", -1, 0), ("PANO", "Regular Orders of Combat Group 1", -1, 4)]
 
 
 # --------------------------------------------------------------------------- facts and roll mode

@@ -45,7 +45,7 @@ def test_an_illegal_co_that_consumes_leaves_every_participant_idle_in_every_skil
     assert outcome.status == "resolved"  # no table facts asked for an illegal CO
     assert co_table(root)["X"]["Legal"] == "NO" and co_table(root)["X"]["Command Tokens spent"] == 1
     assert resources(root)[0] == 3 - 2 and [r[:3] for r in ledger(root) if r[4] == "PANO:X"] == [
-        ("PANO", "command_tokens", -1), ("PANO", "regular_orders@CG1", -1)]
+        ("PANO", "Command Tokens", -1), ("PANO", "Regular Orders of Combat Group 1", -1)]
     for book in (results(root), root / "campaign.xlsx"):  # the player's results and the GM's report
         got = {(r["CO"], r["Skill"], r["Trooper"]): r for r in report(book, "Participants and Skills")}
         mine = {key: (r["Declared"], r["Target"], r["Status"], r["Effective Burst"], r["Roll"])
@@ -155,7 +155,8 @@ def test_the_common_target_is_per_skill(rulings_turn: Path) -> None:
 def test_an_airborne_trooper_forfeits_its_order_once(rulings_turn: Path) -> None:
     table = co_table(rulings_turn)
     assert (table["AD1"]["Own Orders forfeited"], table["AD2"]["Own Orders forfeited"]) == ("A1 (a Regular Order)", "")
-    assert [r[1] for r in ledger(rulings_turn) if r[4] == "PANO:AD2"] == ["command_tokens", "regular_orders@CG1"]
+    spent = [r[1] for r in ledger(rulings_turn) if r[4] == "PANO:AD2"]
+    assert spent == ["Command Tokens", "Regular Orders of Combat Group 1"]
     assert resources(rulings_turn)[1][("PANO", 1)] == 12 - 6 - 1  # six COs and one forfeit
 
 
