@@ -15,7 +15,6 @@ from adjudicator.campaign.gm_input import write_gm_input
 from adjudicator.campaign.store import CampaignFolder
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import msg
-from adjudicator.ledger import account_label
 from adjudicator.maps.view import GM, PUBLIC
 from adjudicator.problems import ProblemList
 from adjudicator.scenario import load_scenario
@@ -437,7 +436,7 @@ def test_the_changes_of_a_second_turn_are_those_of_the_state_tables(second_turn:
         for account in balances:
             opening, closing = (_value(frame.set_index("id").loc[faction, account])
                                 for frame in (before.tables["factions"], after.tables["factions"]))
-            label = account_label(account)
+            label = ruleset.account_label(account)  # as the ruleset names it to the reader
             chain = [(b[3], b[4]) for b in shown if b[2] == (label.render(lang) if hasattr(label, "render") else label)]
             ends = [opening, *(x for pair in chain for x in pair), closing]
             assert all(a == b for a, b in zip(ends[::2], ends[1::2], strict=True)), (name, faction, account, ends)
