@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from generate import letters  # noqa: E402 - the spreadsheet's column letters, as the generator names squares
 from openpyxl import load_workbook  # noqa: E402
 
 from adjudicator.campaign import pipeline  # noqa: E402
@@ -29,16 +30,6 @@ from adjudicator.maps import turn  # noqa: E402
 from tests.helpers import make_campaign, write_orders  # noqa: E402
 
 MAPS_TARGET = 0.15
-
-
-def letters(n: int) -> str:
-    out = ""
-    while True:
-        n, r = divmod(n, 26)
-        out = chr(65 + r) + out
-        if n == 0:
-            return out
-        n -= 1
 
 
 def scenario(factions: int, size: int) -> dict:
