@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import openpyxl
 import pandas as pd
@@ -30,6 +30,9 @@ from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
 from adjudicator.xlsx.safety import Limits
 from adjudicator.xlsx.writing import header_row, identifiers_as_text, sheet_title, write_rows
+
+if TYPE_CHECKING:
+    from adjudicator.i18n import Msg
 
 MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000,
                        max_rows=1_000_000, max_columns=1_000, max_cells=20_000_000, max_text_chars=32_767,
@@ -251,7 +254,10 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
 
 
 def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict[str, pd.DataFrame],
-                turn: int) -> None:
+                turn: int) -> list[Msg]:
+    """Write the campaign's state (settings, parameters, state tables, Ledger and Dice) in its language, and
+    every earlier turn's tabs again when they are in another; what the GM must be told (the tabs that could
+    not be written again)."""
     lang = campaign.language
     settings = dict(campaign.settings) if turn <= campaign.turn else next_turn_settings(dict(campaign.settings))
     settings.update({"campaign": campaign.campaign_id, "title": campaign.title, "ruleset": ruleset.name,
@@ -272,9 +278,15 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
         _replace_table(wb, schema, _frame_rows(frame, schema, lang) if frame is not None else [], lang)
     if _sheet_of(wb, LEDGER) is not None:
         append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
+    from adjudicator.campaign.stale_tabs import StaleTabs, stale_note
     from adjudicator.campaign.turn_tabs import rewrite_turn_tabs
+    from adjudicator.maps.stored import redraw_map_tabs
 
-    rewrite_turn_tabs(wb, lang)  # the earlier turns' tabs too, when written in another language
+    with ruleset_catalog(ruleset.locale()):  # the order sheets' titles in the ruleset's words
+        stale = StaleTabs(wb, lang, [schema.title for schema in ruleset.order_schemas])
+        rewrite_turn_tabs(wb, lang)  # the earlier turns' tabs too, when written in another language
+        redrawn = redraw_map_tabs(wb, lang)  # and the pictures of their maps, from the kept views
+        return stale_note(stale.after(wb, redrawn))
 
 
 #: The hidden sheet that keeps each Ledger line as data (JSON), so that the Ledger can be written again in

@@ -420,7 +420,8 @@ def _stage(
     result_hashes = dict(zip(factions, in_parallel([lambda f=f: write_results(f) for f in factions]), strict=True))
 
     wb = master.open_master(base)
-    master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
+    # what the GM is told with the run's notes: the earlier tabs a new language could not rewrite
+    folder.recovered += master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
     master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
     order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
     for faction, submission in sorted(taken.items()):

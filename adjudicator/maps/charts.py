@@ -7,7 +7,7 @@ gets its own lines only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,17 +26,36 @@ class Point:
     value: float
 
 
-def measure_label(account: str, lang: str) -> str:
-    label = account_label(account)
+#: An account in the reader's words: the ruleset's :meth:`~adjudicator.engine.ruleset.Ruleset.account_label`.
+AccountLabel = Callable[[str], Any]
+
+
+def measure_label(account: str, lang: str, label_of: AccountLabel = account_label) -> str:
+    """An account as a chart names it: ``label_of`` (the ruleset's words for its accounts), else the catalogs'."""
+    label = label_of(account)
     if hasattr(label, "render"):
-        return label.render(lang)
-    return msg(str(label)).render(lang)  # an account the catalogs know ("credits"), else as it is
+        return str(label.render(lang))
+    return msg(str(label)).render(lang)  # an account the catalogs know ("treasury"), else as it is
 
 
-def _ledger_label(account: str, lang: str) -> str:
+def _ledger_label(account: str, lang: str, label_of: AccountLabel = account_label) -> str:
     """An account as the Ledger sheet shows it."""
-    label = account_label(account)
-    return label.render(lang) if hasattr(label, "render") else str(label)
+    label = label_of(account)
+    return str(label.render(lang)) if hasattr(label, "render") else str(label)
+
+
+def measure_names(accounts: Iterable[str], lang: str, label_of: AccountLabel = account_label) -> dict[str, str]:
+    """Every spelling of every measure (an account's label in any language, as a chart or the Ledger names it,
+    and "forces"), to its label in ``lang``."""
+    named = {msg("forces").render(other): msg("forces").render(lang) for other in LANGUAGES}
+    for account in accounts:
+        if "@" in account:
+            continue
+        for other in LANGUAGES:
+            named[measure_label(account, other, label_of)] = measure_label(account, lang, label_of)
+            named.setdefault(_ledger_label(account, other, label_of), measure_label(account, lang, label_of))
+            named.setdefault(msg(account).render(other), measure_label(account, lang, label_of))  # as once named
+    return named
 
 
 def _sheet(wb: Any, title: str, msgid: str | None = None) -> Any:
@@ -45,7 +64,8 @@ def _sheet(wb: Any, title: str, msgid: str | None = None) -> Any:
     return next((ws for ws in wb.worksheets if fold(ws.title) in wanted), None)
 
 
-def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) -> list[Point]:
+def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int,
+                   label_of: AccountLabel = account_label) -> list[Point]:
     """What the master workbook ``base`` knows of earlier turns: its History sheet, or else (for turns
     resolved before there was one) the closing balances of its Ledger sheet."""
     import openpyxl
@@ -54,9 +74,8 @@ def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) 
     try:
         history = _sheet(wb, msg(HISTORY_TITLE).render(lang), HISTORY_TITLE)
         # Measures written in any language, read in ``lang``'s words.
-        named = {measure_label(a, other): measure_label(a, lang) for a in accounts if "@" not in a
-                 for other in LANGUAGES}
-        named |= {msg("forces").render(other): msg("forces").render(lang) for other in LANGUAGES}
+        accounts = list(accounts)
+        named = measure_names(accounts, lang, label_of)
         points: dict[tuple[int, str, str], float] = {}
         if history is not None:
             for row in history.iter_rows(min_row=2, max_col=4, values_only=True):
@@ -64,8 +83,8 @@ def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) 
                     if int(row[0]) < before:
                         points[(int(row[0]), str(row[1]), named.get(str(row[2]), str(row[2])))] = float(row[3])
         known_turns = {t for t, _, _ in points}
-        labels = {_ledger_label(a, other): measure_label(a, lang) for a in accounts if "@" not in a
-                  for other in LANGUAGES}
+        labels = {_ledger_label(a, other, label_of): measure_label(a, lang, label_of) for a in accounts
+                  if "@" not in a for other in LANGUAGES}
         ledger = _sheet(wb, msg("Ledger").render(lang), "Ledger")
         if ledger is not None:
             for row in ledger.iter_rows(min_row=2, max_col=6, values_only=True):
@@ -78,8 +97,9 @@ def earlier_points(base: Path, lang: str, accounts: Iterable[str], before: int) 
     return [Point(t, f, m, v) for (t, f, m), v in sorted(points.items())]
 
 
-def turn_points(turn: int, closing: dict[tuple[str, str], Any], forces: dict[str, float], lang: str) -> list[Point]:
-    points = [Point(turn, f, measure_label(a, lang), float(v)) for (f, a), v in sorted(closing.items())
+def turn_points(turn: int, closing: dict[tuple[str, str], Any], forces: dict[str, float], lang: str,
+                label_of: AccountLabel = account_label) -> list[Point]:
+    points = [Point(turn, f, measure_label(a, lang, label_of), float(v)) for (f, a), v in sorted(closing.items())
               if "@" not in a]
     points += [Point(turn, f, msg("forces").render(lang), float(v)) for f, v in sorted(forces.items())]
     return points

@@ -9,8 +9,9 @@ from typing import Any
 
 from adjudicator.i18n import fold, msg
 from adjudicator.maps.changes import Causes, Tables, balance_changes, seen_changes, unit_changes, write_changes
-from adjudicator.maps.charts import Point, earlier_points, turn_points, write_history
+from adjudicator.maps.charts import Point, earlier_points, measure_names, turn_points, write_history
 from adjudicator.maps.sheets import DrawnMap, add_map_tab, turn_maps, write_map_files
+from adjudicator.maps.stored import keep_view
 from adjudicator.maps.view import GM, PUBLIC
 
 
@@ -29,9 +30,10 @@ class TurnPictures:
         if GM in self.maps:
             for unit in self.maps[GM].view.units:
                 forces[unit.owner] = forces.get(unit.owner, 0) + unit.strength
-        accounts = {a for _, a in result.closing_balances}
-        self.points: list[Point] = earlier_points(base, lang, accounts, campaign.turn)
-        self.points += turn_points(campaign.turn, result.closing_balances, forces, lang)
+        self.accounts = sorted({a for _, a in result.closing_balances})
+        label_of = ruleset.account_label  # the ruleset's words for its accounts ("credits": Кредиты)
+        self.points: list[Point] = earlier_points(base, lang, self.accounts, campaign.turn, label_of)
+        self.points += turn_points(campaign.turn, result.closing_balances, forces, lang, label_of)
 
     def decorate_results(self, wb: Any, faction: str, submission: Any, result: Any, lang: str, label: str) -> None:
         add_map_tab(wb, self.maps.get(faction), lang, f"{msg('Map').render(lang)} {label}")
@@ -55,13 +57,16 @@ class TurnPictures:
         drawn = self.maps.get(faction)
         changes += seen_changes(drawn.view if drawn else None, faction, causes)
         write_changes(wb, changes, lang, f"{msg('Changes').render(lang)} {label}")
-        own = [Point(p.turn, p.faction, _relabel(p.measure, self.campaign.language, lang), p.value)
+        names = measure_names(self.accounts, lang, self.ruleset.account_label)
+        own = [Point(p.turn, p.faction, names.get(p.measure, p.measure), p.value)
                for p in self.points if p.faction == faction]
         write_history(wb, own, lang, faction)
 
     def decorate_master(self, wb: Any, label: str) -> None:
         lang = self.campaign.language
         add_map_tab(wb, self.maps.get(GM), lang, f"{label} {msg('Map').render(lang)}")
+        if GM in self.maps:  # kept as data: drawn again when the GM changes the campaign's language
+            keep_view(wb, self.maps[GM].view, lang)
         write_history(wb, self.points, lang)
 
     def public_map(self) -> DrawnMap | None:
@@ -82,11 +87,3 @@ def _factions(ruleset: Any) -> Any:
     from adjudicator.campaign.master import factions_schema
 
     return factions_schema(ruleset)
-
-
-def _relabel(measure: str, source: str, lang: str) -> str:
-    """A measure's label in the reader's language (the master's points are in the campaign's)."""
-    for english in ("treasury", "forces"):
-        if measure == msg(english).render(source):
-            return msg(english).render(lang)
-    return measure
