@@ -58,6 +58,10 @@ def whole_column(table: Table, header: str, values: Iterable[str]) -> None:
 
 def show_problems(problems: Iterable[Problem], lang: str) -> None:
     problems = list(problems)
+    from adjudicator.problem_blocks import print_problems
+
+    if print_problems(console, problems, lang):  # a narrow terminal: one block per problem, words whole
+        return
     table = Table(show_lines=False, header_style="bold")
     for header, values in ((msg("Code"), [p.code for p in problems]), (msg("File"), [p.file or "" for p in problems]),
                            (msg("Sheet"), [p.sheet or "" for p in problems]),
