@@ -41,9 +41,10 @@ bench: $(STAMP) catalogs
 templates: $(STAMP)
 	$(BIN)/python -m adjudicator.blank_templates workbook_templates
 
-# Pictures of every ruleset's order sheet and results report for the docs (needs LibreOffice and pdftoppm).
+# Pictures of every ruleset's workbooks, maps, Changes tabs and charts for the docs (needs LibreOffice and pdftoppm).
 pictures: $(STAMP)
 	$(BIN)/python -m adjudicator.pictures docs/images
+	$(BIN)/python -m adjudicator.maps.pictures docs/images
 
 map-pictures: $(STAMP)
 	$(BIN)/python -m adjudicator.maps.pictures docs/images

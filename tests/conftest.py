@@ -78,6 +78,7 @@ SLOW_TESTS = (
     "tests/core/test_publish.py::test_the_public_post_passes_the_fog_of_war_scan[inner_sphere",
     "tests/conformance/test_templates_every_ruleset.py::test_filled_only_through_dropdowns_and_number_cells_no_type_error[inn",
     "tests/core/test_deadlines.py::test_policies_at_the_deadline",
+    "tests/core/test_rendering.py::",  # every ruleset's workbooks through LibreOffice; make test renders one's
 )
 
 

@@ -15,11 +15,13 @@ import subprocess
 from collections import Counter
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
+from adjudicator.i18n import ruleset_catalog
 from tests.pdf_layout import cell_words, overlaps, past_the_edge
 from tests.pdf_layout import pages as read_pages
 
@@ -27,6 +29,8 @@ pytestmark = pytest.mark.libreoffice
 
 RULESETS = sorted(installed())
 pages = cache(read_pages)  # each PDF's word boxes read once, for every test of the module
+OFFERED: dict[str, list[str]] = {}  # by ruleset: the languages its example offers (factions' and campaign's)
+FACTION_LANGUAGES: dict[str, list[str]] = {}
 
 
 def _one_per_language(paths: dict[str, Path], languages: dict[str, str]) -> dict[str, Path]:
@@ -36,23 +40,53 @@ def _one_per_language(paths: dict[str, Path], languages: dict[str, str]) -> dict
     return chosen
 
 
+def offered_languages(campaign: Any) -> list[str]:
+    """The languages an example offers: its factions' and the campaign's."""
+    return sorted({f.language for f in campaign.factions.values()} | {campaign.language})
+
+
 def every_workbook(name: str, root: Path) -> list[tuple[str, Path]]:
-    """(kind, path) of every kind of workbook of ``name``'s example, one per language."""
+    """(kind, path) of every kind of workbook of ``name``'s example, in each language the example offers: the
+    templates and results in each faction's language, a checked copy with errors, the GM input (as the turn
+    wrote it) and campaign.xlsx in the campaign's language, and campaign.xlsx written again in each other
+    language the example offers (the GM changing the campaign's: every earlier tab and map rewritten)."""
+    from adjudicator.campaign import master
+    from adjudicator.campaign.outputs import checked_copy
+    from adjudicator.xlsx.writing import atomic_save
+
     pipeline.new_campaign(installed()[name], root, example=True)
-    _, campaign, _ = pipeline.open_campaign(root)
+    _, campaign, ruleset = pipeline.open_campaign(root)
     languages = {f: campaign.factions[f].language for f in campaign.factions}
+    offered = offered_languages(campaign)
+    OFFERED[name], FACTION_LANGUAGES[name] = offered, sorted(set(languages.values()))
     found: list[tuple[str, Path]] = []
     templates = {p.stem: p for p in pipeline.make_templates(root)}
     found += [(f"template-{lang}", p) for lang, p in _one_per_language(templates, languages).items()]
-    checked = pipeline.check(root).checked
-    by_faction = {Path(k).stem: v for k, v in checked.items()}
-    found += [(f"checked-{lang}", p) for lang, p in _one_per_language(by_faction, languages).items()]
+    checking = pipeline.check(root)
+    by_faction = {Path(k).stem: v for k, v in checking.checked.items()}
+    checked = _one_per_language(by_faction, languages)
+    with_errors = [s for s in checking.submissions if s.problems.has_errors()]
+    assert with_errors, f"{name}'s example has a workbook with errors"
+    for lang in (lang for lang in offered if lang not in checked):  # the same errors told in that language
+        checked[lang] = root.parent / f"{root.name}-checked-{lang}.xlsx"
+        with ruleset_catalog(ruleset.locale()):
+            atomic_save(checked_copy(with_errors[0], lang), checked[lang])
+    found += [(f"checked-{lang}", p) for lang, p in sorted(checked.items())]
     for gm_input in sorted((root / "pending").rglob("gm_input.xlsx"))[:1]:  # the run takes it away
         found.append(("gm-input", shutil.copyfile(gm_input, root.parent / f"{root.name}-gm_input.xlsx")))
     outcome = pipeline.run(root)
     assert outcome.status == "resolved", (name, outcome.status)
     found += [(f"results-{lang}", p) for lang, p in _one_per_language(outcome.results, languages).items()]
-    found.append(("campaign", root / "campaign.xlsx"))
+    found.append((f"campaign-{campaign.language}", root / "campaign.xlsx"))
+    _, after, ruleset = pipeline.open_campaign(root)
+    for lang in (lang for lang in offered if lang != campaign.language):
+        book = master.open_master(root / "campaign.xlsx")
+        after.language = lang
+        with ruleset_catalog(ruleset.locale()):
+            master.write_state(book, ruleset, after, after.tables, after.turn)
+        path = root.parent / f"{root.name}-campaign-{lang}.xlsx"
+        atomic_save(book, path)
+        found.append((f"campaign-{lang}", path))
     return found
 
 
@@ -60,14 +94,12 @@ def _alnum(word: str) -> str:
     return re.sub(r"\W", "", word)
 
 
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory, soffice: str) -> list[tuple[str, Path, Path]]:
-    """(label, workbook, pdf) of every workbook of every ruleset, converted by ONE LibreOffice run."""
+def render_all(names: list[str], work: Path, soffice: str) -> list[tuple[str, Path, Path]]:
+    """(label, workbook, pdf) of every workbook of the rulesets ``names``, converted by ONE LibreOffice run."""
     if not shutil.which("pdftotext"):
         pytest.skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
-    work = tmp_path_factory.mktemp("rendering")
     sources: list[tuple[str, Path]] = []
-    for name in RULESETS:
+    for name in names:
         for kind, path in every_workbook(name, work / name):
             label = f"{name}-{kind}"
             copy = work / "all" / f"{label}.xlsx"
@@ -77,20 +109,12 @@ def rendered(tmp_path_factory: pytest.TempPathFactory, soffice: str) -> list[tup
     out = work / "pdf"
     subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
                     "pdf", "--outdir", str(out), *(str(p) for _, p in sources)],
-                   check=True, capture_output=True, timeout=600)
+                   check=True, capture_output=True, timeout=900)
     return [(label, path, out / f"{label}.pdf") for label, path in sources]
 
 
-def test_every_kind_of_workbook_of_every_ruleset_is_rendered(rendered: list[tuple[str, Path, Path]]) -> None:
-    labels = {label for label, _, _ in rendered}
-    for name in RULESETS:
-        for kind in ("template", "checked", "results", "gm-input", "campaign"):
-            assert any(label.startswith(f"{name}-{kind}") for label in labels), (name, kind)
-    assert any(label.endswith("-es") for label in labels) and any(label.endswith("-ru") for label in labels)
-    assert all(pdf.exists() for _, _, pdf in rendered)
-
-
-def test_no_blank_page_no_overlap_nothing_past_the_page(rendered: list[tuple[str, Path, Path]]) -> None:
+def page_faults(rendered: list[tuple[str, Path, Path]]) -> list[str]:
+    """Pages without text, words over each other, words past the page's edge."""
     faults = []
     for label, _, pdf in rendered:
         for page in pages(pdf):
@@ -100,11 +124,11 @@ def test_no_blank_page_no_overlap_nothing_past_the_page(rendered: list[tuple[str
                 faults.append(f"{label} page {page.number}: {a.text!r} over {b.text!r}")
             for word in past_the_edge(page):
                 faults.append(f"{label} page {page.number}: {word.text!r} past the page's edge")
-    assert not faults, "\n".join(faults[:40])
+    return faults
 
 
-def test_every_word_of_the_printed_cells_is_printed_whole(rendered: list[tuple[str, Path, Path]]) -> None:
-    """A word that a cell holds but the PDF lacks was cut at a cell's edge (or hidden by a short row)."""
+def cut_words(rendered: list[tuple[str, Path, Path]]) -> list[str]:
+    """The words a printed cell holds but the PDF lacks: cut at a cell's edge (or hidden by a short row)."""
     faults = []
     for label, workbook, pdf in rendered:
         printed = Counter(_alnum(w.text) for page in pages(pdf) for w in page.words)
@@ -114,4 +138,39 @@ def test_every_word_of_the_printed_cells_is_printed_whole(rendered: list[tuple[s
         short = {w: n for w, n in wanted.items() if printed[w] < n}
         if short:
             faults.append(f"{label}: {sorted(short)[:10]}")
+    return faults
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory, soffice: str) -> list[tuple[str, Path, Path]]:
+    """Every workbook of every ruleset, converted by ONE LibreOffice run (slow: see tests/conftest.py)."""
+    return render_all(RULESETS, tmp_path_factory.mktemp("rendering"), soffice)
+
+
+def test_every_kind_of_workbook_of_every_ruleset_is_rendered(rendered: list[tuple[str, Path, Path]]) -> None:
+    """Every kind, of every ruleset; the checked copy and campaign.xlsx in each language its example offers,
+    the templates and results in each of its factions' languages."""
+    labels = {label for label, _, _ in rendered}
+    for name in RULESETS:
+        for kind in ("template", "checked", "results", "gm-input", "campaign"):
+            assert any(label.startswith(f"{name}-{kind}") for label in labels), (name, kind)
+    for name, offered in OFFERED.items():
+        for lang in offered:
+            for kind in ("checked", "campaign"):
+                assert f"{name}-{kind}-{lang}" in labels, (name, kind, lang)
+        for lang in FACTION_LANGUAGES[name]:
+            for kind in ("template", "results"):
+                assert f"{name}-{kind}-{lang}" in labels, (name, kind, lang)
+    assert {"en", "es", "ru"} <= {label.rsplit("-", 1)[-1] for label in labels}
+    assert all(pdf.exists() for _, _, pdf in rendered)
+
+
+def test_no_blank_page_no_overlap_nothing_past_the_page(rendered: list[tuple[str, Path, Path]]) -> None:
+    faults = page_faults(rendered)
+    assert not faults, "\n".join(faults[:40])
+
+
+def test_every_word_of_the_printed_cells_is_printed_whole(rendered: list[tuple[str, Path, Path]]) -> None:
+    """A word that a cell holds but the PDF lacks was cut at a cell's edge (or hidden by a short row)."""
+    faults = cut_words(rendered)
     assert not faults, "\n".join(faults)
