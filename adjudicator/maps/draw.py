@@ -110,21 +110,29 @@ def _figure(view: MapView, lang: str) -> Any:
     for p in places if len(places) <= LABELLED_PLACES else ():
         x, y = where[p.id]
         top = 0.32 if view.layout is not Layout.GRAPH else 0.0
-        ax.text(x, y + top, p.label or p.id, ha="center", va="center", fontsize=font, color="#333333", zorder=4,
-                gid=f"place:{p.id}")
-        if p.id in wormholes:
-            ax.text(x, y - 0.42, "◎ " + ", ".join(sorted(wormholes[p.id])), ha="center", va="center",
-                    fontsize=font * 0.8, color="#6a3d9a", zorder=4)
+        # on a light ground of its own, so that a disputed area's hatching does not cross out its name
+        ground = None if view.layout is Layout.GRAPH else {"boxstyle": "round,pad=0.12", "facecolor": "#ffffff",
+                                                           "alpha": 0.75, "edgecolor": "none"}
+        graph = view.layout is Layout.GRAPH  # a node's name inside its circle, as large as the circle allows
+        ax.text(x, y + top, p.label or p.id, ha="center", va="center", fontsize=max(font, 7.0) if graph else font,
+                color="#333333", zorder=4, gid=f"place:{p.id}", bbox=ground)
+        if p.id in wormholes:  # a graph's units hang under its node: the wormhole is written above it
+            ax.text(x, y + 0.42 if graph else y - 0.42, "◎ " + ", ".join(sorted(wormholes[p.id])), ha="center",
+                    va="center", fontsize=max(font * 0.8, 6.0), color="#6a3d9a", zorder=4)
 
     _draw_arrows(ax, view, where, palette)
 
     for battle in sorted(view.battles, key=lambda b: b.place):
         if battle.place in where:
             x, y = where[battle.place]
-            ax.scatter([x + 0.3], [y + 0.3], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
+            # beside a node; in an area, at its left, clear of its name (top) and its units (below the centre)
+            sx, sy = (x + 0.3, y + 0.3) if view.layout is Layout.GRAPH else (x - 0.36, y + 0.1)
+            ax.scatter([sx], [sy], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
                        linewidths=0.8, zorder=7, gid=f"battle:{battle.place}")
 
-    _draw_units(ax, view, where, palette, font)
+    # a unit's label as large as the room between two stacked labels allows (0.22 of an area), not smaller
+    # than the place names' font would make it
+    _draw_units(ax, view, where, palette, min(9.0, max(font * 0.85, 0.22 * scale * 72 / 1.45)) / 0.85)
 
     shown = {view.reader} | {p.owner for p in places} | {u.owner for u in view.units} | {a.owner for a in view.arrows}
     if view.reader in (GM, PUBLIC):
