@@ -250,6 +250,10 @@ def seen_changes(view: Any, faction: str, causes: Causes) -> list[Change]:
 HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After"), msg("Cause"))
 
 
+#: The widest the cause column grows to hold its longest link on one line.
+CAUSE_WIDEST = 140
+
+
 def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
     from openpyxl.styles import Alignment
     from openpyxl.worksheet.hyperlink import Hyperlink
@@ -258,20 +262,25 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
 
     WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - constants of this sheet
     TOP = Alignment(vertical="top")  # noqa: N806
+    CAUSE = Alignment(wrap_text=True, vertical="top", indent=1)  # noqa: N806
     ws = wb.create_sheet(sheet_title(wb, title))
     fit_to_page_width(ws)
-    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, 70])
+    # A cause is a link, and LibreOffice does not wrap a cell holding a link: its column is as wide as its
+    # longest cause (the page is fitted to its width), so that no cause is cut at the cell's edge.
+    longest = max((len(_text(c.cause, lang)) for c in changes if c.link), default=0)
+    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, min(CAUSE_WIDEST, max(70, longest + 4))])
     for r, change in enumerate(changes, start=2):
         table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
         for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
                                   start=1):
             put(ws, r, c, value, lang)
             ws.cell(r, c).alignment = WRAP if c >= 4 else TOP
+        ws.cell(r, 6).alignment = CAUSE  # set apart from a number at the right of the column before
         if change.link:
             cell = ws.cell(r, 6)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=change.link)
             cell.style = "Hyperlink"
-            cell.alignment = WRAP
+            cell.alignment = CAUSE
     if not changes:
         put(ws, 2, 1, msg("(none)"), lang)
     fit_row_heights(ws, 2, len(changes) + 2)

@@ -138,7 +138,42 @@ def cut_words(rendered: list[tuple[str, Path, Path]]) -> list[str]:
         short = {w: n for w, n in wanted.items() if printed[w] < n}
         if short:
             faults.append(f"{label}: {sorted(short)[:10]}")
+        cut = clipped(printed, wanted) + links_past_their_cell(workbook)
+        if cut:
+            faults.append(f"{label}: cut at a cell's edge: {cut[:10]}")
     return faults
+
+
+def links_past_their_cell(workbook: Path) -> list[str]:
+    """Cells holding a link whose text is wider than their column: LibreOffice never wraps such a cell, and
+    prints it cut at the cell's edge (its PDF keeps the whole text under a clip, so no word box shows it)."""
+    import openpyxl
+    from openpyxl.utils import get_column_letter
+
+    book = openpyxl.load_workbook(workbook)
+    found = []
+    for ws in book.worksheets:
+        if ws.sheet_state != "visible":
+            continue
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.hyperlink is None or not isinstance(cell.value, str):
+                    continue
+                width = ws.column_dimensions[get_column_letter(cell.column)].width or 8.43
+                if len(cell.value) > width:
+                    found.append(f"{ws.title}!{cell.coordinate} ({len(cell.value)} characters, column {width:g})")
+    return found
+
+
+def clipped(printed: Counter[str], wanted: Counter[str]) -> list[str]:
+    """Printed words that no cell holds but that begin a word a cell holds ("размещен" of "размещено"): the
+    rest of the word was cut at the cell's edge (a word printed whole elsewhere does not hide it)."""
+    by_start: dict[str, list[str]] = {}
+    for word in wanted:
+        for n in range(3, len(word)):
+            by_start.setdefault(word[:n], []).append(word)
+    return sorted(f"{w}… ({by_start[w][0]})" for w in printed
+                  if w not in wanted and w in by_start and re.search(r"[^\W\d]", w))
 
 
 @pytest.fixture(scope="module")
