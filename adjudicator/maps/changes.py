@@ -260,7 +260,8 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
 
     from adjudicator.xlsx.writing import fit_row_heights, fit_to_page_width, header_row, put, sheet_title
 
-    WRAP = Alignment(wrap_text=True, vertical="top")  # noqa: N806 - constants of this sheet
+    # Before and After hold text and numbers: both at the left, a number never touching the cause after it
+    WRAP = Alignment(wrap_text=True, vertical="top", horizontal="left")  # noqa: N806 - constants of this sheet
     TOP = Alignment(vertical="top")  # noqa: N806
     CAUSE = Alignment(wrap_text=True, vertical="top", indent=1)  # noqa: N806
     ws = wb.create_sheet(sheet_title(wb, title))

@@ -130,9 +130,11 @@ def _figure(view: MapView, lang: str) -> Any:
             ax.scatter([sx], [sy], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
                        linewidths=0.8, zorder=7, gid=f"battle:{battle.place}")
 
-    # a unit's label as large as the room between two stacked labels allows (0.22 of an area), not smaller
-    # than the place names' font would make it
-    _draw_units(ax, view, where, palette, min(9.0, max(font * 0.85, 0.22 * scale * 72 / 1.45)) / 0.85)
+    # a unit's label as large as the room between two stacked labels allows (0.22 of an area), and as its
+    # longest label allows within an area's width (a bold letter is about 0.75 of the font's size)
+    longest = max((len(u.label or u.id) for u in view.units), default=1)
+    unit_font = min(9.0, max(font * 0.85, 0.22 * scale * 72 / 1.45), 0.9 * scale * 72 / (0.75 * longest))
+    _draw_units(ax, view, where, palette, max(unit_font, 4.0) / 0.85)
 
     shown = {view.reader} | {p.owner for p in places} | {u.owner for u in view.units} | {a.owner for a in view.arrows}
     if view.reader in (GM, PUBLIC):
