@@ -250,8 +250,10 @@ def seen_changes(view: Any, faction: str, causes: Causes) -> list[Change]:
 HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After"), msg("Cause"))
 
 
-#: The widest the cause column grows to hold its longest link on one line.
-CAUSE_WIDEST = 140
+#: The widest the cause column grows to hold its longest link on one line, and the width of a character
+#: it counts (LibreOffice's default font: a capital or a Cyrillic letter is wider than a "0").
+CAUSE_WIDEST = 160
+CHARACTER_WIDTH = 1.3
 
 
 def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
@@ -269,7 +271,8 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     # A cause is a link, and LibreOffice does not wrap a cell holding a link: its column is as wide as its
     # longest cause (the page is fitted to its width), so that no cause is cut at the cell's edge.
     longest = max((len(_text(c.cause, lang)) for c in changes if c.link), default=0)
-    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, min(CAUSE_WIDEST, max(70, longest + 4))])
+    cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 2))
+    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, cause_width])
     for r, change in enumerate(changes, start=2):
         table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
         for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
