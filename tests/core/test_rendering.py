@@ -73,7 +73,9 @@ def every_workbook(name: str, root: Path) -> list[tuple[str, Path]]:
             atomic_save(checked_copy(with_errors[0], lang), checked[lang])
     found += [(f"checked-{lang}", p) for lang, p in sorted(checked.items())]
     for gm_input in sorted((root / "pending").rglob("gm_input.xlsx"))[:1]:  # the run takes it away
-        found.append(("gm-input", shutil.copyfile(gm_input, root.parent / f"{root.name}-gm_input.xlsx")))
+        found.append((f"gm-input-{campaign.language}",
+                      shutil.copyfile(gm_input, root.parent / f"{root.name}-gm_input.xlsx")))
+        found += gm_input_in_other_languages(gm_input, ruleset, campaign, offered, root)
     outcome = pipeline.run(root)
     assert outcome.status == "resolved", (name, outcome.status)
     found += [(f"results-{lang}", p) for lang, p in _one_per_language(outcome.results, languages).items()]
@@ -87,6 +89,27 @@ def every_workbook(name: str, root: Path) -> list[tuple[str, Path]]:
         path = root.parent / f"{root.name}-campaign-{lang}.xlsx"
         atomic_save(book, path)
         found.append((f"campaign-{lang}", path))
+    return found
+
+
+def gm_input_in_other_languages(gm_input: Path, ruleset: Any, campaign: Any, offered: list[str],
+                                root: Path) -> list[tuple[str, Path]]:
+    """The example's GM input as the adjudicator writes it for a GM of each other language offered."""
+    from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
+    from adjudicator.problems import ProblemList
+
+    sheets = read_gm_input(gm_input, ruleset, ProblemList()) or {}
+    requests = {}
+    for schema in ruleset.gm_input_schemas:
+        if schema.key in sheets:
+            frame = sheets[schema.key].frame
+            requests[schema.key] = frame[[k for k in schema.keys() if k in frame.columns]]
+    found = []
+    for lang in (lang for lang in offered if lang != campaign.language):
+        path = root.parent / f"{root.name}-gm_input-{lang}.xlsx"
+        with ruleset_catalog(ruleset.locale()):
+            write_gm_input(path, ruleset, requests, campaign.turn, lang, ProblemList())
+        found.append((f"gm-input-{lang}", path))
     return found
 
 
@@ -191,7 +214,7 @@ def test_every_kind_of_workbook_of_every_ruleset_is_rendered(rendered: list[tupl
             assert any(label.startswith(f"{name}-{kind}") for label in labels), (name, kind)
     for name, offered in OFFERED.items():
         for lang in offered:
-            for kind in ("checked", "campaign"):
+            for kind in ("checked", "gm-input", "campaign"):
                 assert f"{name}-{kind}-{lang}" in labels, (name, kind, lang)
         for lang in FACTION_LANGUAGES[name]:
             for kind in ("template", "results"):
