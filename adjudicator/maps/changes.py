@@ -147,7 +147,9 @@ class Causes:
         if candidates:
             _, table, sheet_row, shown = min(candidates, key=lambda c: (c[1].key not in prefer,
                                                                        c[1].key in LISTING_TABLES, c[0]))
-            summary = " · ".join(s for s in shown if s)[:80]
+            summary = " · ".join(s for s in shown if s)
+            if len(summary) > SUMMARY_CHARACTERS:  # shortened at a word, and said to be
+                summary = summary[:SUMMARY_CHARACTERS].rsplit(" ", 1)[0].rstrip(" ·,") + " …"
             return msg("{table}: {row}", table=table.title, row=summary), f"'{self.report_sheet}'!A{sheet_row}"
         return msg("the turn's resolution"), None
 
@@ -250,6 +252,8 @@ def seen_changes(view: Any, faction: str, causes: Causes) -> list[Change]:
 HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After"), msg("Cause"))
 
 
+#: A report row named as a cause is shortened to about this many characters.
+SUMMARY_CHARACTERS = 80
 #: The widest the cause column grows to hold its longest link on one line, and the width of a character
 #: it counts (LibreOffice's default font: a capital or a Cyrillic letter is wider than a "0").
 CAUSE_WIDEST = 160
