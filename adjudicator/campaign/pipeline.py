@@ -37,6 +37,7 @@ from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList, RulesetFailure
+from adjudicator.xlsx.fast_save import atomic_save_fast
 from adjudicator.xlsx.safety import Limits, counted_limits
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_copy, atomic_save
@@ -208,7 +209,7 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
         if stems.count(name.casefold()) > 1:
             name = f"{name}-{submission.path.suffix.lstrip('.').lower()}"
         target = folder.checks_dir(campaign.turn) / f"{name}.checked.xlsx"
-        jobs.append(lambda s=submission, t=target: atomic_save(checked_copy(s, _language_of(s, campaign)), t))
+        jobs.append(lambda s=submission, t=target: atomic_save_fast(checked_copy(s, _language_of(s, campaign)), t))
         written[submission.name] = target
     in_parallel(jobs)  # on both cores: see parallel.py
     return written
@@ -413,7 +414,7 @@ def _stage(
         add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
         pictures.decorate_results(wb, faction, submission, result, lang, label)
         path = results_dir / f"{faction}.xlsx"
-        atomic_save(wb, path)
+        atomic_save_fast(wb, path)
         return sha256_of(path)
 
     factions = sorted(campaign.factions)  # on both cores: see parallel.py
@@ -436,7 +437,7 @@ def _stage(
     master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
                          campaign.language)
     pictures.decorate_master(wb, label)
-    atomic_save(wb, staging / "campaign_after.xlsx")
+    atomic_save_fast(wb, staging / "campaign_after.xlsx")
     return {
         "turn": turn,
         "ruleset": ruleset.name,
