@@ -417,27 +417,32 @@ def _stage(
         atomic_save_fast(wb, path)
         return sha256_of(path)
 
-    factions = sorted(campaign.factions)  # on both cores: see parallel.py
-    result_hashes = dict(zip(factions, in_parallel([lambda f=f: write_results(f) for f in factions]), strict=True))
+    def write_master() -> str:
+        wb = master.open_master(base)
+        master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
+        master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
+        order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
+        for faction, submission in sorted(taken.items()):
+            if submission.orders is None:
+                continue
+            for sheet in submission.orders.sheets.values():
+                faction_problems = list(submission.problems)
+                headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
+                    lambda lang, s=sheet, f=str(faction), p=faction_problems:
+                    outcome_rows(s, f, result.outcomes, p, lang))
+                title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
+                shown[:] = [msg("Faction"), *headers]
+                table += [[faction, *row] for row in rows]
+        master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
+                             campaign.language)
+        pictures.decorate_master(wb, label)
+        atomic_save_fast(wb, staging / "campaign_after.xlsx")
+        return ""
 
-    wb = master.open_master(base)
-    master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
-    master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
-    order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
-    for faction, submission in sorted(taken.items()):
-        if submission.orders is None:
-            continue
-        for sheet in submission.orders.sheets.values():
-            faction_problems = list(submission.problems)
-            headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
-                lambda lang, s=sheet, f=str(faction), p=faction_problems: outcome_rows(s, f, result.outcomes, p, lang))
-            title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
-            shown[:] = [msg("Faction"), *headers]
-            table += [[faction, *row] for row in rows]
-    master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
-                         campaign.language)
-    pictures.decorate_master(wb, label)
-    atomic_save_fast(wb, staging / "campaign_after.xlsx")
+    # the factions' workbooks and the master, on both cores (see parallel.py); the master, the largest, first
+    factions = sorted(campaign.factions)
+    written = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
+    result_hashes = dict(zip(factions, written[1:], strict=True))
     return {
         "turn": turn,
         "ruleset": ruleset.name,

@@ -1,0 +1,65 @@
+"""The XlsxWriter save: the same bytes every time, openpyxl where a workbook holds what it does not translate,
+and a number's header aligned over its numbers (real workbooks written and read back)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.styles import PatternFill
+
+from adjudicator.engine.ruleset import ReportTable
+from adjudicator.xlsx.fast_save import atomic_save_fast, save_workbook
+from adjudicator.xlsx.writing import write_report_sheet, write_table_sheet
+
+
+def _workbook() -> openpyxl.Workbook:
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    write_table_sheet(wb, "Ledger T01", ["Account", "Change", "Cause"],
+                      [["Credits", 5, "a long cause " * 6], ["Ore", -2.5, "=HYPERLINK(\"x\")"]], "en",
+                      widths=[16, 30, 50])
+    write_report_sheet(wb, "Report T01", [
+        ReportTable("fleets", "Fleets", ["Fleet", "Ships", "Where"], [["F1", 12, "A1"], ["F2", 3, "B2"]]),
+        ReportTable("notes", "Notes", ["Note", "Turn"], [["a long note that widens the first column", "T01"]]),
+    ], "en")
+    wb.properties.title = "Results"
+    return wb
+
+
+def test_two_saves_give_the_same_bytes_and_read_back_as_written(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.xlsx", tmp_path / "b.xlsx"
+    assert atomic_save_fast(_workbook(), first)
+    assert atomic_save_fast(_workbook(), second)
+    assert first.read_bytes() == second.read_bytes()
+    wb = openpyxl.load_workbook(first)
+    ledger = wb["Ledger T01"]
+    assert [c.value for c in ledger[3]] == ["Ore", -2.5, "=HYPERLINK(\"x\")"]
+    assert ledger["C3"].data_type == "s"  # a player's text is never a formula
+    assert ledger.column_dimensions["B"].width == 30  # the very width openpyxl stores, not XlsxWriter's pixels
+    assert ledger.freeze_panes == "A2" and ledger.auto_filter.ref == "A1:C3"
+    assert wb.properties.created.year == 2000
+
+
+def test_a_number_column_has_its_header_aligned_like_its_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "report.xlsx"
+    atomic_save_fast(_workbook(), path)
+    wb = openpyxl.load_workbook(path)
+    ledger, report = wb["Ledger T01"], wb["Report T01"]
+    assert ledger["B1"].alignment.horizontal == "right"  # Change: numbers only
+    assert ledger["A1"].alignment.horizontal in (None, "general") and ledger["C1"].alignment.horizontal != "right"
+    assert report["B2"].value == "Ships" and report["B2"].alignment.horizontal == "right"
+    assert report["A2"].alignment.horizontal != "right"  # Fleet: names
+    assert report["B7"].value == "Turn" and report["B7"].alignment.horizontal != "right"  # a text column
+
+
+def test_what_is_not_translated_is_saved_by_openpyxl(tmp_path: Path) -> None:
+    wb = _workbook()
+    wb["Ledger T01"].conditional_formatting.add(
+        "B2:B3", CellIsRule(operator="lessThan", formula=["0"], fill=PatternFill("solid", fgColor="FF0000")))
+    path = tmp_path / "conditional.xlsx"
+    assert not save_workbook(wb, path)
+    again = openpyxl.load_workbook(path)
+    assert len(again["Ledger T01"].conditional_formatting) == 1
+    assert again["Ledger T01"]["B3"].value == -2.5
