@@ -91,9 +91,12 @@ def _image(image: Any) -> tuple[Any, ...]:
 
 
 def _validations(ws: Any) -> list[tuple[Any, ...]]:
+    """Each validation with its alerts; the defaults (operator "between", error style "stop") spelt out,
+    as one writer writes them and the other leaves them implied."""
     return sorted(
-        (str(v.sqref), v.type, v.formula1, v.formula2, v.operator, v.allow_blank, v.showErrorMessage,
-         v.showInputMessage, v.errorStyle or "stop", v.errorTitle, v.error, v.promptTitle, v.prompt)
+        (str(v.sqref), v.type, v.formula1, v.formula2, v.operator or ("between" if v.formula2 else None),
+         v.allow_blank, v.showErrorMessage, v.showInputMessage, v.errorStyle or "stop", v.errorTitle, v.error,
+         v.promptTitle, v.prompt)
         for v in ws.data_validations.dataValidation
     )
 
