@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.utils import column_index_from_string, range_boundaries
+from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
 from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -305,6 +305,9 @@ class _Writer:
         self.out = out
         self.formats: dict[tuple[int, ...], Any] = {}
 
+    def ws_of(self, sheet: Any) -> Worksheet:
+        return self.wb[sheet.name]
+
     def fmt(self, styled: Any) -> Any:
         key = tuple(styled._style)  # noqa: SLF001 - the style's indexes: equal styles, one format
         if key in self.formats:
@@ -569,12 +572,14 @@ class _Writer:
         data = image._data()  # noqa: SLF001 - the picture's bytes (openpyxl reads them once, so keep them)
         image.ref = io.BytesIO(data)
         anchor = image.anchor
+        wanted = (image.width, image.height)
         if not isinstance(anchor, str):
             marker = getattr(anchor, "_from", None)
             if marker is None:
                 raise Untranslatable("image anchor")
             row, col = marker.row, marker.col
             x, y = marker.colOff // 9525, marker.rowOff // 9525
+            wanted = _anchored_size(self.ws_of(sheet), anchor) or wanted
         else:
             column, number = coordinate_from_string(anchor)
             row, col, x, y = number - 1, column_index_from_string(column) - 1, 0, 0
@@ -590,7 +595,7 @@ class _Writer:
         shown_h = native_h * 96.0 / y_dpi
         sheet.insert_image(row, col, f"image{len(self.formats)}.{(image.format or 'png').lower()}", {
             "image_data": io.BytesIO(data), "x_offset": x, "y_offset": y,
-            "x_scale": image.width / shown_w, "y_scale": image.height / shown_h, "object_position": 2,
+            "x_scale": wanted[0] / shown_w, "y_scale": wanted[1] / shown_h, "object_position": 2,
         })
 
     def _chart(self, ws: Worksheet, sheet: Any, chart: Any) -> None:
@@ -635,6 +640,33 @@ class _Writer:
             column, number = coordinate_from_string(anchor)
             row, col = number - 1, column_index_from_string(column) - 1
         sheet.insert_chart(row, col, made)
+
+
+def _column_pixels(ws: Worksheet, col: int) -> int:
+    """A column's width in pixels, as XlsxWriter and Excel count them (``col`` from 0)."""
+    dim = ws.column_dimensions.get(get_column_letter(col + 1))
+    width = dim.width if dim is not None and dim.customWidth else 8.43
+    return int(width * 7 + 0.5) + 5 if width >= 1 else int(width * 12 + 0.5)
+
+
+def _row_pixels(ws: Worksheet, row: int) -> float:
+    dim = ws.row_dimensions.get(row + 1)
+    height = dim.height if dim is not None and dim.height is not None else 15.0
+    return height * 4 / 3
+
+
+def _anchored_size(ws: Worksheet, anchor: Any) -> tuple[float, float] | None:
+    """The size in pixels a read picture's anchor gives it (a one-cell anchor's extent, or the cells a two-cell
+    anchor spans): openpyxl reads a picture at its own pixels, not at the size it was shown."""
+    extent = getattr(anchor, "ext", None)
+    if extent is not None and getattr(extent, "width", None):
+        return extent.width / 9525, extent.height / 9525
+    start, end = getattr(anchor, "_from", None), getattr(anchor, "to", None)
+    if start is None or end is None:
+        return None
+    width = sum(_column_pixels(ws, c) for c in range(start.col, end.col)) - start.colOff / 9525 + end.colOff / 9525
+    height = sum(_row_pixels(ws, r) for r in range(start.row, end.row)) - start.rowOff / 9525 + end.rowOff / 9525
+    return (width, height) if width > 0 and height > 0 else None
 
 
 def _title_text(title: Any) -> str | None:

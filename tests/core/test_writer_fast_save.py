@@ -63,3 +63,41 @@ def test_what_is_not_translated_is_saved_by_openpyxl(tmp_path: Path) -> None:
     again = openpyxl.load_workbook(path)
     assert len(again["Ledger T01"].conditional_formatting) == 1
     assert again["Ledger T01"]["B3"].value == -2.5
+
+
+def _picture_size(path: Path) -> tuple[int, int, int, int]:
+    """The cells and offsets the picture of ``path``'s first sheet ends at, as Excel and LibreOffice place it."""
+    import re
+    import zipfile
+
+    drawing = zipfile.ZipFile(path).read("xl/drawings/drawing1.xml").decode()
+    to = re.search(r"<xdr:to><xdr:col>(\d+)</xdr:col><xdr:colOff>(\d+)</xdr:colOff><xdr:row>(\d+)</xdr:row>"
+                   r"<xdr:rowOff>(\d+)</xdr:rowOff>", drawing)
+    assert to, drawing[:300]
+    return tuple(int(v) for v in to.groups())  # type: ignore[return-value]
+
+
+def test_a_picture_keeps_the_size_it_was_shown_at_when_a_saved_workbook_is_read_and_saved_again(
+        tmp_path: Path) -> None:
+    import io
+
+    from openpyxl.drawing.image import Image
+    from PIL import Image as Picture
+
+    png = io.BytesIO()
+    Picture.new("RGB", (400, 300), "navy").save(png, format="PNG", dpi=(100, 100))
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "T01 Map"
+    ws["A1"] = "Map of turn 1"
+    image = Image(io.BytesIO(png.getvalue()))
+    image.anchor = "A2"
+    image.width, image.height = 200, 150  # shown at half its pixels, as a map tab scales a large map
+    ws.add_image(image)
+    first, second = tmp_path / "first.xlsx", tmp_path / "second.xlsx"
+    assert save_workbook(wb, first)
+    assert save_workbook(openpyxl.load_workbook(first), second)  # as next turn's master is written
+    assert _picture_size(first) == _picture_size(second)
+    column, offset, row, row_offset = _picture_size(first)
+    # from A2, 200 px: three 64-pixel columns and 8 px; 150 px: seven 20-pixel rows and 10 px (EMU offsets)
+    assert (column, offset // 9525, row, row_offset // 9525) == (3, 8, 8, 10)
