@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from openpyxl import Workbook
@@ -117,6 +118,7 @@ class _Styles:
         self.wb = ws.parent
         self.fonts: dict[int, tuple[bool, float, bool]] = {}
         self.alignments: dict[int, tuple[bool, bool]] = {}
+        self.realigned: dict[tuple[Callable[..., Alignment], int], int] = {}
 
     def font(self, cell: Cell) -> tuple[bool, float, bool]:
         """(bold, size, is a title) of the cell's font."""
@@ -127,6 +129,18 @@ class _Styles:
             bold, size = _font(cell)
             found = self.fonts[key] = (bold, size, _is_title(cell))
         return found
+
+    def realign(self, cell: Cell, change: Callable[[Alignment | None], Alignment]) -> None:
+        """``cell.alignment = change(cell.alignment)``, openpyxl's lookup of the new alignment done once per
+        alignment and change (assigning a style hashes it and searches the workbook's list of them)."""
+        style = cell._style  # noqa: SLF001
+        key = (change, style.alignmentId if style else 0)
+        made = self.realigned.get(key)
+        if made is None or not style:
+            cell.alignment = change(cell.alignment)
+            self.realigned[key] = cell._style.alignmentId  # noqa: SLF001
+        else:
+            style.alignmentId = made
 
     def alignment(self, cell: Cell) -> tuple[bool, bool]:
         """(wraps, has a vertical alignment) of the cell."""
@@ -230,7 +244,7 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         wrap = styles.alignment(cell)[0]
         if not wrap and not title and (
                 "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
-            cell.alignment = _with_wrap(cell.alignment)
+            styles.realign(cell, _with_wrap)
             wrap = True
         lines = wrapped_lines(text, width, bold, size) if wrap else 1
         points_of[row] = max(points_of.get(row, 0.0), lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
@@ -239,7 +253,7 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             ws.row_dimensions[row].height = round(points, 1)
             for cell in row_cells[row]:  # a tall row: every cell starts at its top, beside the wrapped text
                 if not styles.alignment(cell)[1]:
-                    cell.alignment = _aligned_top(cell.alignment)
+                    styles.realign(cell, _aligned_top)
     print_setup(ws, last_row, _last_printed_column(ws, shown, last_col, styles), header_rows)
 
 
