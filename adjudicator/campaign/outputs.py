@@ -1,8 +1,9 @@
 """Workbooks handed back: a checked copy with an Errors tab, and a faction's results.
 
 Both are copies of the workbook the player sent; the original is never opened for writing. An
-``.xlsx``/``.xlsm`` is copied with openpyxl (macros dropped, never run) and saved as ``.xlsx``; an
-``.ods`` (or a file openpyxl cannot load) is rebuilt from its cell values.
+``.xlsx``/``.xlsm`` is copied with openpyxl (macros dropped, never run) and saved as ``.xlsx`` (written by
+XlsxWriter: :mod:`adjudicator.xlsx.fast_save`); an ``.ods`` (or a file openpyxl cannot load) is rebuilt from
+its cell values.
 """
 
 from __future__ import annotations

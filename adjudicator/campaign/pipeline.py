@@ -37,6 +37,7 @@ from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.ledger import Ledger
 from adjudicator.problems import ProblemList, RulesetFailure
+from adjudicator.xlsx.fast_save import atomic_save_fast
 from adjudicator.xlsx.safety import Limits, counted_limits
 from adjudicator.xlsx.templates import build_order_workbook
 from adjudicator.xlsx.writing import atomic_copy, atomic_save
@@ -208,7 +209,7 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
         if stems.count(name.casefold()) > 1:
             name = f"{name}-{submission.path.suffix.lstrip('.').lower()}"
         target = folder.checks_dir(campaign.turn) / f"{name}.checked.xlsx"
-        jobs.append(lambda s=submission, t=target: atomic_save(checked_copy(s, _language_of(s, campaign)), t))
+        jobs.append(lambda s=submission, t=target: atomic_save_fast(checked_copy(s, _language_of(s, campaign)), t))
         written[submission.name] = target
     in_parallel(jobs)  # on both cores: see parallel.py
     return written
@@ -413,31 +414,37 @@ def _stage(
         add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
         pictures.decorate_results(wb, faction, submission, result, lang, label)
         path = results_dir / f"{faction}.xlsx"
-        atomic_save(wb, path)
+        atomic_save_fast(wb, path)
         return sha256_of(path)
 
-    factions = sorted(campaign.factions)  # on both cores: see parallel.py
-    result_hashes = dict(zip(factions, in_parallel([lambda f=f: write_results(f) for f in factions]), strict=True))
+    def write_master() -> list[Msg]:
+        """campaign.xlsx of the next turn; its answer: the earlier tabs a new language could not rewrite."""
+        wb = master.open_master(base)
+        stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
+        master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
+        order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
+        for faction, submission in sorted(taken.items()):
+            if submission.orders is None:
+                continue
+            for sheet in submission.orders.sheets.values():
+                faction_problems = list(submission.problems)
+                headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
+                    lambda lang, s=sheet, f=str(faction), p=faction_problems:
+                    outcome_rows(s, f, result.outcomes, p, lang))
+                title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
+                shown[:] = [msg("Faction"), *headers]
+                table += [[faction, *row] for row in rows]
+        master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
+                             campaign.language)
+        pictures.decorate_master(wb, label)
+        atomic_save_fast(wb, staging / "campaign_after.xlsx")
+        return stale
 
-    wb = master.open_master(base)
-    # what the GM is told with the run's notes: the earlier tabs a new language could not rewrite
-    folder.recovered += master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
-    master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
-    order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
-    for faction, submission in sorted(taken.items()):
-        if submission.orders is None:
-            continue
-        for sheet in submission.orders.sheets.values():
-            faction_problems = list(submission.problems)
-            headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
-                lambda lang, s=sheet, f=str(faction), p=faction_problems: outcome_rows(s, f, result.outcomes, p, lang))
-            title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
-            shown[:] = [msg("Faction"), *headers]
-            table += [[faction, *row] for row in rows]
-    master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
-                         campaign.language)
-    pictures.decorate_master(wb, label)
-    atomic_save(wb, staging / "campaign_after.xlsx")
+    # the factions' workbooks and the master, on both cores (see parallel.py); the master, the largest, first
+    factions = sorted(campaign.factions)
+    stale, *hashes = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
+    folder.recovered += stale  # told to the GM with the run's notes
+    result_hashes = dict(zip(factions, hashes, strict=True))
     return {
         "turn": turn,
         "ruleset": ruleset.name,

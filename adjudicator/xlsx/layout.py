@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from openpyxl import Workbook
@@ -109,6 +110,69 @@ def _font(cell: object) -> tuple[bool, float]:
     return bool(font and font.b), float(font.sz) if font and font.sz else 11.0
 
 
+class _Styles:
+    """A sheet's fonts and alignments read once per distinct style (openpyxl builds a new proxy object at
+    every ``cell.font``): bold, size and title of a font id, wrap and vertical of an alignment id."""
+
+    def __init__(self, ws: Worksheet) -> None:
+        self.wb = ws.parent
+        self.fonts: dict[int, tuple[bool, float, bool]] = {}
+        self.alignments: dict[int, tuple[bool, bool]] = {}
+        self.realigned: dict[tuple[Callable[..., Alignment], int], int] = {}
+
+    def font(self, cell: Cell) -> tuple[bool, float, bool]:
+        """(bold, size, is a title) of the cell's font."""
+        style = cell._style  # noqa: SLF001 - None until the cell is given a style
+        key = style.fontId if style else 0
+        found = self.fonts.get(key)
+        if found is None:
+            bold, size = _font(cell)
+            found = self.fonts[key] = (bold, size, _is_title(cell))
+        return found
+
+    def realign(self, cell: Cell, change: Callable[[Alignment | None], Alignment]) -> None:
+        """``cell.alignment = change(cell.alignment)``, openpyxl's lookup of the new alignment done once per
+        alignment and change (assigning a style hashes it and searches the workbook's list of them)."""
+        style = cell._style  # noqa: SLF001
+        key = (change, style.alignmentId if style else 0)
+        made = self.realigned.get(key)
+        if made is None or not style:
+            cell.alignment = change(cell.alignment)
+            self.realigned[key] = cell._style.alignmentId  # noqa: SLF001
+        else:
+            style.alignmentId = made
+
+    def alignment(self, cell: Cell) -> tuple[bool, bool]:
+        """(wraps, has a vertical alignment) of the cell."""
+        style = cell._style  # noqa: SLF001
+        key = style.alignmentId if style else 0
+        found = self.alignments.get(key)
+        if found is None:
+            alignment = cell.alignment
+            found = self.alignments[key] = (bool(alignment and alignment.wrap_text),
+                                            bool(alignment and alignment.vertical))
+        return found
+
+
+def align_number_headers(ws: Worksheet, header: int, first: int, last: int) -> None:
+    """Right-align each header of row ``header`` whose column holds only numbers in rows ``first`` to
+    ``last`` (inclusive): a spreadsheet right-aligns numbers, so in a column wider than they are a left
+    header would sit over the gap and the number under the next column's header."""
+    numbers: dict[int, bool] = {}
+    for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
+        if first <= row <= last and cell.value is not None:
+            value = cell.value
+            numeric = isinstance(value, int | float) and not isinstance(value, bool) and cell.data_type == "n"
+            numbers[col] = numbers.get(col, True) and numeric
+    for col, only_numbers in numbers.items():
+        cell = ws._cells.get((header, col))  # noqa: SLF001
+        if only_numbers and cell is not None and cell.value is not None:
+            alignment = cell.alignment
+            cell.alignment = Alignment(horizontal="right", vertical=alignment.vertical,
+                                       wrap_text=alignment.wrap_text, indent=alignment.indent,
+                                       text_rotation=alignment.text_rotation)
+
+
 def used_range(ws: Worksheet) -> tuple[int, int]:
     """The last row and column that hold something shown (formulas of empty input rows do not count)."""
     last_row = last_col = 0
@@ -148,10 +212,13 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
     # widths: as wide as the content (up to WIDEST_COLUMN) and never narrower than its longest word
     content: dict[int, float] = {}
     words: dict[int, float] = {}
+    styles = _Styles(ws)
     for row, col, cell, text in shown:
-        if not text or _is_title(cell) or (row, col) in merged_skip:
+        if not text or (row, col) in merged_skip:
             continue
-        bold, size = _font(cell)
+        bold, size, title = styles.font(cell)
+        if title:
+            continue
         widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
         longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
         content[col] = max(content.get(col, 0.0), widest_line + CELL_PADDING + 0.5)
@@ -172,12 +239,12 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         row_cells.setdefault(row, []).append(cell)
         if not text or ((row, col) in merged_skip and (row, col) not in merged_width):
             continue
-        bold, size = _font(cell)
+        bold, size, title = styles.font(cell)
         width = merged_width.get((row, col)) or widths[col]
-        wrap = bool(cell.alignment and cell.alignment.wrap_text)
-        if not wrap and not _is_title(cell) and (
+        wrap = styles.alignment(cell)[0]
+        if not wrap and not title and (
                 "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
-            cell.alignment = _with_wrap(cell.alignment)
+            styles.realign(cell, _with_wrap)
             wrap = True
         lines = wrapped_lines(text, width, bold, size) if wrap else 1
         points_of[row] = max(points_of.get(row, 0.0), lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
@@ -185,9 +252,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         if points > LINE_POINTS + ROW_PADDING:
             ws.row_dimensions[row].height = round(points, 1)
             for cell in row_cells[row]:  # a tall row: every cell starts at its top, beside the wrapped text
-                if not (cell.alignment and cell.alignment.vertical):
-                    cell.alignment = _aligned_top(cell.alignment)
-    print_setup(ws, last_row, _last_printed_column(ws, shown, last_col), header_rows)
+                if not styles.alignment(cell)[1]:
+                    styles.realign(cell, _aligned_top)
+    print_setup(ws, last_row, _last_printed_column(ws, shown, last_col, styles), header_rows)
 
 
 def _width(ws: Worksheet, col: int) -> float:
@@ -211,13 +278,17 @@ def _aligned_top(alignment: Alignment | None) -> Alignment:
                      indent=alignment.indent, text_rotation=alignment.text_rotation)
 
 
-def _last_printed_column(ws: Worksheet, shown: list[tuple[int, int, Cell, str | None]], last_col: int) -> int:
+def _last_printed_column(ws: Worksheet, shown: list[tuple[int, int, Cell, str | None]], last_col: int,
+                         styles: _Styles | None = None) -> int:
     """The last column the print area needs: titles flow over empty cells to their right."""
+    styles = styles or _Styles(ws)
     last = last_col
     for _row, col, cell, text in shown:
-        if not text or not _is_title(cell):
+        if not text:
             continue
-        bold, size = _font(cell)
+        bold, size, title = styles.font(cell)
+        if not title:
+            continue
         need = text_width(text, bold, size)
         room = _width(ws, col)
         while room < need and col < 200:

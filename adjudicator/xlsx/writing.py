@@ -155,9 +155,12 @@ def write_table_sheet(
     wb: Workbook, title: Msg | str, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
     widths: Sequence[int] = (),
 ) -> Worksheet:
+    from adjudicator.xlsx.layout import align_number_headers
+
     ws = wb.create_sheet(sheet_title(wb, str(render(title, lang))))
     header_row(ws, 1, headers, lang, widths)
     last = write_rows(ws, 2, rows, lang)
+    align_number_headers(ws, 1, 2, last - 1)  # a number's header over the number
     wrap = Alignment(wrap_text=True, vertical="top")
     for col, width in enumerate(widths, start=1):
         if width >= 40:  # long texts (messages, causes) wrap inside their column
@@ -172,6 +175,8 @@ def write_table_sheet(
 
 def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], lang: str) -> Worksheet:
     """Several titled tables one below the other on one sheet."""
+    from adjudicator.xlsx.layout import align_number_headers
+
     ws = wb.create_sheet(sheet_title(wb, title))
     fit_to_page_width(ws)
     row = 1
@@ -179,7 +184,8 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
         put(ws, row, 1, table.title, lang)
         ws.cell(row=row, column=1).font = TITLE_FONT
         header_row(ws, row + 1, table.headers, lang)
-        row = write_rows(ws, row + 2, table.rows, lang)
+        first, row = row + 2, write_rows(ws, row + 2, table.rows, lang)
+        align_number_headers(ws, first - 1, first, row - 1)  # a number's header over the number
         if not table.rows:
             put(ws, row, 1, msg("(none)"), lang)
             row += 1

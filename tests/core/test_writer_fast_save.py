@@ -1,0 +1,103 @@
+"""The XlsxWriter save: the same bytes every time, openpyxl where a workbook holds what it does not translate,
+and a number's header aligned over its numbers (real workbooks written and read back)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.styles import PatternFill
+
+from adjudicator.engine.ruleset import ReportTable
+from adjudicator.xlsx.fast_save import atomic_save_fast, save_workbook
+from adjudicator.xlsx.writing import write_report_sheet, write_table_sheet
+
+
+def _workbook() -> openpyxl.Workbook:
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    write_table_sheet(wb, "Ledger T01", ["Account", "Change", "Cause"],
+                      [["Credits", 5, "a long cause " * 6], ["Ore", -2.5, "=HYPERLINK(\"x\")"]], "en",
+                      widths=[16, 30, 50])
+    write_report_sheet(wb, "Report T01", [
+        ReportTable("fleets", "Fleets", ["Fleet", "Ships", "Where"], [["F1", 12, "A1"], ["F2", 3, "B2"]]),
+        ReportTable("notes", "Notes", ["Note", "Turn"], [["a long note that widens the first column", "T01"]]),
+    ], "en")
+    wb.properties.title = "Results"
+    return wb
+
+
+def test_two_saves_give_the_same_bytes_and_read_back_as_written(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.xlsx", tmp_path / "b.xlsx"
+    assert atomic_save_fast(_workbook(), first)
+    assert atomic_save_fast(_workbook(), second)
+    assert first.read_bytes() == second.read_bytes()
+    wb = openpyxl.load_workbook(first)
+    ledger = wb["Ledger T01"]
+    assert [c.value for c in ledger[3]] == ["Ore", -2.5, "=HYPERLINK(\"x\")"]
+    assert ledger["C3"].data_type == "s"  # a player's text is never a formula
+    assert ledger.column_dimensions["B"].width == 30  # the very width openpyxl stores, not XlsxWriter's pixels
+    assert ledger.freeze_panes == "A2" and ledger.auto_filter.ref == "A1:C3"
+    assert wb.properties.created.year == 2000
+
+
+def test_a_number_column_has_its_header_aligned_like_its_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "report.xlsx"
+    atomic_save_fast(_workbook(), path)
+    wb = openpyxl.load_workbook(path)
+    ledger, report = wb["Ledger T01"], wb["Report T01"]
+    assert ledger["B1"].alignment.horizontal == "right"  # Change: numbers only
+    assert ledger["A1"].alignment.horizontal in (None, "general") and ledger["C1"].alignment.horizontal != "right"
+    assert report["B2"].value == "Ships" and report["B2"].alignment.horizontal == "right"
+    assert report["A2"].alignment.horizontal != "right"  # Fleet: names
+    assert report["B7"].value == "Turn" and report["B7"].alignment.horizontal != "right"  # a text column
+
+
+def test_what_is_not_translated_is_saved_by_openpyxl(tmp_path: Path) -> None:
+    wb = _workbook()
+    wb["Ledger T01"].conditional_formatting.add(
+        "B2:B3", CellIsRule(operator="lessThan", formula=["0"], fill=PatternFill("solid", fgColor="FF0000")))
+    path = tmp_path / "conditional.xlsx"
+    assert not save_workbook(wb, path)
+    again = openpyxl.load_workbook(path)
+    assert len(again["Ledger T01"].conditional_formatting) == 1
+    assert again["Ledger T01"]["B3"].value == -2.5
+
+
+def _picture_size(path: Path) -> tuple[int, int, int, int]:
+    """The cells and offsets the picture of ``path``'s first sheet ends at, as Excel and LibreOffice place it."""
+    import re
+    import zipfile
+
+    drawing = zipfile.ZipFile(path).read("xl/drawings/drawing1.xml").decode()
+    to = re.search(r"<xdr:to><xdr:col>(\d+)</xdr:col><xdr:colOff>(\d+)</xdr:colOff><xdr:row>(\d+)</xdr:row>"
+                   r"<xdr:rowOff>(\d+)</xdr:rowOff>", drawing)
+    assert to, drawing[:300]
+    return tuple(int(v) for v in to.groups())  # type: ignore[return-value]
+
+
+def test_a_picture_keeps_the_size_it_was_shown_at_when_a_saved_workbook_is_read_and_saved_again(
+        tmp_path: Path) -> None:
+    import io
+
+    from openpyxl.drawing.image import Image
+    from PIL import Image as Picture
+
+    png = io.BytesIO()
+    Picture.new("RGB", (400, 300), "navy").save(png, format="PNG", dpi=(100, 100))
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "T01 Map"
+    ws["A1"] = "Map of turn 1"
+    image = Image(io.BytesIO(png.getvalue()))
+    image.anchor = "A2"
+    image.width, image.height = 200, 150  # shown at half its pixels, as a map tab scales a large map
+    ws.add_image(image)
+    first, second = tmp_path / "first.xlsx", tmp_path / "second.xlsx"
+    assert save_workbook(wb, first)
+    assert save_workbook(openpyxl.load_workbook(first), second)  # as next turn's master is written
+    assert _picture_size(first) == _picture_size(second)
+    column, offset, row, row_offset = _picture_size(first)
+    # from A2, 200 px: three 64-pixel columns and 8 px; 150 px: seven 20-pixel rows and 10 px (EMU offsets)
+    assert (column, offset // 9525, row, row_offset // 9525) == (3, 8, 8, 10)
