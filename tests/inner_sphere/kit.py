@@ -17,7 +17,8 @@ from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders import agency, movement
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency
-from adjudicator.rulesets.inner_sphere.orders.common import Context, Done, FactionState, Rejection
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState
+from adjudicator.rulesets.inner_sphere.orders.common import Context, Done, Rejection
 from adjudicator.rulesets.inner_sphere.orders.movement import Chain
 from adjudicator.rulesets.inner_sphere.state import World, world_from_tables
 from adjudicator.xlsx.templates import build_order_workbook

@@ -17,7 +17,8 @@ from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders import agency
 from adjudicator.rulesets.inner_sphere.orders.agency import sabotage, unrest
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, d4
-from adjudicator.rulesets.inner_sphere.orders.common import Context, FactionState, Rejection
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState
+from adjudicator.rulesets.inner_sphere.orders.common import Context, Rejection
 from adjudicator.rulesets.inner_sphere.orders.movement import Chain, Step
 from adjudicator.rulesets.inner_sphere.state import world_from_tables, world_to_tables
 from tests.inner_sphere.kit import PARAMS, TURN, ChosenDice, carry_out, code, sheet_of, tables, turn

@@ -34,7 +34,8 @@ from adjudicator.rulesets.inner_sphere.orders import agency, movement, purchase,
 from adjudicator.rulesets.inner_sphere.orders.agency import commandos as agency_commandos
 from adjudicator.rulesets.inner_sphere.orders.agency import sabotage as agency_sabotage
 from adjudicator.rulesets.inner_sphere.orders.agency import unrest as agency_unrest
-from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, FactionState, Rejection
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState
+from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, Rejection
 from adjudicator.rulesets.inner_sphere.phases import combats, economy, end_of_turn
 from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
 from adjudicator.rulesets.inner_sphere.phases import research as research_phase

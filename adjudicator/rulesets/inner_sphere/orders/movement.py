@@ -16,20 +16,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from adjudicator.engine.orders import Row
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import Msg, msg
 from adjudicator.rulesets.inner_sphere import hexmap, schemas
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    MOVEMENT,
-    Context,
-    Done,
-    FactionState,
-    OrderRow,
-    Rejection,
-    SphereOrder,
-    can_pay,
-    money,
-    post,
-)
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import MOVEMENT, Context, OrderRow, can_pay, money, post
 from adjudicator.rulesets.inner_sphere.orders.repair import find_regiment
 from adjudicator.rulesets.inner_sphere.phases.economy import ns_charge
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, key

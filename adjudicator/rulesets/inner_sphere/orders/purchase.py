@@ -3,19 +3,11 @@ and jumpships, which cannot be bought (spec §2.1, §2.3, §4.2, A12, A14, A15, 
 
 from __future__ import annotations
 
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
 from adjudicator.rulesets.inner_sphere import schemas
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    PURCHASES,
-    Bill,
-    Context,
-    Done,
-    FactionState,
-    OrderRow,
-    Rejection,
-    SphereOrder,
-    money,
-)
+from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import PURCHASES, Context, OrderRow, money
 from adjudicator.rulesets.inner_sphere.schemas import FACTORY_ORDER, UNIT_TYPES
 from adjudicator.rulesets.inner_sphere.state import Factory, Job, World, hex_id
 
@@ -47,9 +39,7 @@ def _own_system(world: World, order: OrderRow, ctx: Context, code: str) -> Rejec
 class Purchase(SphereOrder):
     """A row of the Purchases sheet (3.2)."""
 
-    sheet = schemas.PURCHASES
-    step = "3.2"
-    phase = PURCHASES
+    sheet, step, phase = schemas.PURCHASES, "3.2", PURCHASES
 
 
 class BuyJumpship(Purchase):

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
 from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere import schemas
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    REPAIRS,
-    Bill,
-    Context,
-    Done,
-    FactionState,
-    OrderRow,
-    Rejection,
-    SphereOrder,
-    money,
-)
+from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import REPAIRS, Context, OrderRow, money
 from adjudicator.rulesets.inner_sphere.state import Job, Regiment, World, amount, hex_id, key
 
 EXPERIENCE_SURCHARGE = {"GREEN": Decimal(0), "REGULAR": Decimal(0), "VETERAN": Decimal("0.25"), "ELITE": Decimal("0.5")}
@@ -71,9 +63,7 @@ def check_regiment(world: World, order: OrderRow, ctx: Context) -> tuple[Regimen
 class Repair(SphereOrder):
     """A row of the Repairs sheet (3.1)."""
 
-    sheet = schemas.REPAIRS
-    step = "3.1"
-    phase = REPAIRS
+    sheet, step, phase = schemas.REPAIRS, "3.1", REPAIRS
     needs = ("target",)
 
 

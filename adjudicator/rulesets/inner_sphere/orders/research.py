@@ -5,19 +5,12 @@ the turn is paid."""
 
 from __future__ import annotations
 
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import bonuses, next_threshold, research_levels
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    RESEARCH,
-    Bill,
-    Done,
-    FactionState,
-    OrderRow,
-    Rejection,
-    SphereOrder,
-    money,
-)
+from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import RESEARCH, OrderRow, money
 from adjudicator.rulesets.inner_sphere.schemas import LINES
 from adjudicator.rulesets.inner_sphere.state import World, hex_id
 
@@ -49,9 +42,7 @@ def roll_cost(opened: bool, dice: int, params: dict) -> int:
 class Research(SphereOrder):
     """A row of the Research sheet (3.5)."""
 
-    sheet = schemas.RESEARCH
-    step = "3.5"
-    phase = RESEARCH
+    sheet, step, phase = schemas.RESEARCH, "3.5", RESEARCH
 
 
 class AssignLab(Research):

@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.dice import Dice
 from adjudicator.engine.orders import Row
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.orders.agency import commandos, intel, sabotage, unrest
@@ -22,17 +23,8 @@ from adjudicator.rulesets.inner_sphere.orders.agency.common import (
     op_label,
     spec,
 )
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    AGENCY,
-    Bill,
-    Context,
-    Done,
-    FactionState,
-    OrderRow,
-    Rejection,
-    SphereOrder,
-    money,
-)
+from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import AGENCY, Context, OrderRow, money
 from adjudicator.rulesets.inner_sphere.schemas import LINES
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, key
 
