@@ -55,7 +55,6 @@ class FactionPlan:
     repairing: set[str] = field(default_factory=set)  # regiments and systems named this turn
     committed: set[str] = field(default_factory=set)  # regiments committed by another order (352) this turn
     chains: list[Any] = field(default_factory=list)  # accepted jumpship chains (orders.movement.Chain)
-    moved: bool = False  # chains validated and paid
     agency: list[Any] = field(default_factory=list)  # paid agency operations (orders.agency.common.Op)
 
 
