@@ -265,10 +265,11 @@ class ShipOrders:
     rows: tuple[OrderRow, ...]
 
 
-def _whole(order: ShipOrders, row: int, code: str) -> list[Rejection]:
-    """The rest of a rejected chain: the same code, not reported again."""
+def _whole(order: ShipOrders, row: int, code: str, at: list[int] | None = None) -> list[Rejection]:
+    """The rest of a chain rejected at ``row`` (or the rows ``at``): the same code, not reported again."""
+    rest = at if at is not None else [o.row for o in order.rows if o.row != row and not o.rejected]
     return [Rejection(code, msg("Chain of {ship} rejected (row {row}).", ship=order.ship, row=row), "action",
-                      quiet=True, row=o.row) for o in order.rows if o.row != row and not o.rejected]
+                      quiet=True, row=n) for n in rest]
 
 
 class JumpshipChain(SphereOrder):
@@ -303,9 +304,8 @@ class JumpshipChain(SphereOrder):
     def check(self, state: FactionState, order: ShipOrders) -> list[Rejection] | None:
         broken = next((o for o in order.rows if o.rejected), None)
         if broken is not None:  # a row with a bad cell (reported with its own problem): the whole chain
-            return _whole(order, broken.row, "E-MOV-CHAIN") or [
-                Rejection("E-MOV-CHAIN", msg("Chain of {ship} rejected (row {row}).", ship=order.ship,
-                                             row=broken.row), "action", quiet=True, row=broken.row)]
+            passed = [o.row for o in order.rows if not o.rejected]
+            return _whole(order, broken.row, "E-MOV-CHAIN", passed or [broken.row])
         built = self._chain(state, order)
         if isinstance(built, Chain):
             return None
