@@ -85,6 +85,11 @@ class OrderType(Generic[Record, State]):
         """Carry the checked order out on ``state`` (ledger lines and dice through the state)."""
         raise NotImplementedError
 
+    def declare(self, state: State, rows: list[Row]) -> None:  # noqa: B027 - optional
+        """What these rows (one order of this type) declare up front, noted in ``state`` before any order of the
+        faction is checked (units an order of a later step commits, which no order checked before it may use).
+        Default: nothing."""
+
     def refused(self, state: State, order: Record, rejections: list[Rejection]) -> None:  # noqa: B027 - optional
         """What a refused order still does by the rules (Coordinated Orders' C2: an illegal order spends its
         Command Token). Default: nothing, which is what almost every game wants."""
@@ -108,7 +113,8 @@ class Carried:
     def results(self) -> dict[int, Result]:
         """Each row's result: the Done of the order, or the rejection at that row (else the order's first)."""
         if self.done is not None:
-            return dict.fromkeys(self.rows, self.done)
+            own = dict(self.done.each)
+            return {row: own.get(row, self.done) for row in self.rows}
         at: dict[int, Rejection] = {}
         for rejection in self.rejections:
             at.setdefault(rejection.row or self.rows[0], rejection)
@@ -176,8 +182,10 @@ def carry_out_orders(ruleset: Ruleset, parameters: Mapping[str, Any], state: Any
                      orders: FactionOrders) -> list[Carried]:
     """A faction's orders through read, check and carry out, on ``state``, in step and sheet order."""
     carried = []
-    for _, (order_type, rows) in _items(ruleset.order_types, orders.faction, orders, ruleset.order_steps,
-                                        parameters):
+    items = _items(ruleset.order_types, orders.faction, orders, ruleset.order_steps, parameters)
+    for _, (order_type, rows) in items:
+        order_type.declare(state, rows)
+    for _, (order_type, rows) in items:
         numbers = tuple(r.number for r in rows)
         missing = None if order_type.group else _missing(order_type, rows[0])
         if missing is not None:
@@ -206,10 +214,10 @@ def report(carried: Iterable[Carried], orders: FactionOrders, problems: ProblemL
         for rejection in c.rejections:
             if not rejection.quiet:
                 problems.add(rejection_problem(sheet, rejection.row or c.rows[0], rejection))
-        if c.done is not None and c.done.warning is not None:
-            column = c.done.column or sheet.schema.columns[0].key
-            problems.add(sheet.problem(c.done.code or "W00", c.rows[0], column, c.done.warning,
-                                       severity=Severity.WARNING))
+        for row, done in ((c.done.each or ((c.rows[0], c.done),)) if c.done is not None else ()):
+            if done.warning is not None:
+                column = done.column or sheet.schema.columns[0].key
+                problems.add(sheet.problem(done.code or "W00", row, column, done.warning, severity=Severity.WARNING))
 
 
 def check_faction(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, problems: ProblemList) -> None:

@@ -35,6 +35,9 @@ class Done:
     warning: Msg | None = None  # shown by ``check`` as a warning with ``code`` at ``column``
     code: str = ""
     column: str = ""
+    #: A group's own result for some of its rows ((row, Done) pairs: each step of a jumpship's chain); the other
+    #: rows of the group get this Done itself.
+    each: tuple[tuple[int, Done], ...] = ()
 
 
 Result = Done | Rejection

@@ -9,12 +9,16 @@ import pandas as pd
 
 from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice, Roll
+from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.ruleset import FactionOrders, SheetRows
 from adjudicator.ledger import Ledger
+from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders import agency, movement
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency
-from adjudicator.rulesets.inner_sphere.orders.common import Context, Done, OrderRow, Rejection
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState
+from adjudicator.rulesets.inner_sphere.orders.common import Context, Done, Rejection
 from adjudicator.rulesets.inner_sphere.orders.movement import Chain
 from adjudicator.rulesets.inner_sphere.state import World, world_from_tables
 from adjudicator.xlsx.templates import build_order_workbook
@@ -118,6 +122,24 @@ def tables(**more: list[dict[str, Any]]) -> dict[str, pd.DataFrame]:
     return {k: pd.DataFrame(v) for k, v in frames.items()}
 
 
+def sheet_of(schema: Any, specs: list[dict[str, Any]]) -> SheetRows:
+    """Typed rows of an order sheet (numbered from 2, as in the sheet); a spec with ``rejected`` as intake
+    refused it."""
+    kept = {n: {k: spec.get(k) for k in schema.keys()} for n, spec in enumerate(specs, start=2)}
+    refused = {n for n, spec in enumerate(specs, start=2) if spec.get("rejected")}
+    frame = pd.DataFrame([v for n, v in kept.items() if n not in refused], index=[n for n in kept if n not in refused],
+                         columns=schema.keys(), dtype=object)
+    return SheetRows(schema, schema.key, frame, {}, "", rejected={n: kept[n] for n in refused})
+
+
+def carry_out(state: FactionState, sheets: dict[str, SheetRows]) -> dict[tuple[str, int], Done | Rejection]:
+    """A faction's rows through the ruleset's order types, as ``check`` and ``run`` take them: {(sheet, row):
+    result} of the rows intake passed."""
+    orders = FactionOrders(state.faction, "", sheets)
+    results = results_by_row(carry_out_orders(RULESET, state.params, state, orders))
+    return {at: r for at, r in results.items() if at[1] not in sheets[at[0]].rejected}
+
+
 def turn(orders: dict[str, list[dict[str, Any]]], dice: dict[str, int] | None = None,
          frames: dict[str, pd.DataFrame] | None = None, params: dict[str, Any] | None = None,
          chains: dict[str, list[Chain]] | None = None,
@@ -130,8 +152,8 @@ def turn(orders: dict[str, list[dict[str, Any]]], dice: dict[str, int] | None = 
         ctx.plan(faction).chains = faction_chains
     outcomes = {}
     for faction, rows in orders.items():
-        for n, spec in enumerate(rows, start=2):
-            outcomes[(faction, n)] = agency.carry_out(world, OrderRow(faction, "agency", n, spec["op"], spec), ctx)
+        done = carry_out(FactionState(world, ctx, faction, None), {"agency": sheet_of(schemas.AGENCY, rows)})
+        outcomes.update({(faction, n): r for (_, n), r in done.items()})
     result = agency.resolve(world, ctx, ChosenDice(dice), sorted(world.treasury))
     return world, outcomes, result, ledger
 
@@ -180,10 +202,10 @@ def plan(tables: dict[str, pd.DataFrame], faction: str, specs: list[dict[str, An
     world = world_from_tables(tables)
     ledger = Ledger(1)
     ctx = Context({**PARAMS, **(params or {})}, 1, ledger, tariffs(None), world.copy(), {faction})
-    rows = [OrderRow(faction, "movement", n, spec["kind"], {"ship": ship, **spec}, bool(spec.get("rejected")))
-            for n, spec in enumerate(({**s, "kind": s["action"]} for s in specs), start=2)]
     area = movement.Map([(x["a"], x["b"]) for x in links or []], ctx.params["hex_layout"])
-    outcomes, chains = movement.carry_out(world, ctx, faction, rows, area)
+    state = FactionState(world, ctx, faction, area)
+    outcomes = carry_out(state, {"movement": sheet_of(schemas.MOVEMENT, [{"ship": ship, **s} for s in specs])})
+    chains = state.plan.chains
     return world, outcomes, chains, ledger
 
 

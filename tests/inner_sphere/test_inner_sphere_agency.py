@@ -12,14 +12,16 @@ import pytest
 
 from adjudicator.dice import Dice
 from adjudicator.ledger import Ledger
+from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders import agency
 from adjudicator.rulesets.inner_sphere.orders.agency import sabotage, unrest
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, d4
-from adjudicator.rulesets.inner_sphere.orders.common import Context, OrderRow, Rejection
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState
+from adjudicator.rulesets.inner_sphere.orders.common import Context, Rejection
 from adjudicator.rulesets.inner_sphere.orders.movement import Chain, Step
 from adjudicator.rulesets.inner_sphere.state import world_from_tables, world_to_tables
-from tests.inner_sphere.kit import PARAMS, TURN, ChosenDice, code, tables, turn
+from tests.inner_sphere.kit import PARAMS, TURN, ChosenDice, carry_out, code, sheet_of, tables, turn
 
 
 def told(result: Agency, faction: str) -> str:
@@ -360,8 +362,7 @@ def test_same_seed_same_outcome_whatever_the_order_of_the_states() -> None:
         world = world_from_tables(tables())
         ctx = Context(PARAMS, TURN, Ledger(TURN), tariffs(None), world.copy(), set(world.treasury))
         for faction in sorted(orders, reverse=reverse):
-            for n, spec in enumerate(orders[faction], start=2):
-                agency.carry_out(world, OrderRow(faction, "agency", n, spec["op"], spec), ctx)
+            carry_out(FactionState(world, ctx, faction, None), {"agency": sheet_of(schemas.AGENCY, orders[faction])})
         result = agency.resolve(world, ctx, Dice(77, TURN), sorted(world.treasury, reverse=reverse))
         runs.append((sorted(world.commandos), [(o.faction, o.row, o.nat, o.eff, str(o.result)) for o in result.ops],
                      sorted((f, str(t)) for f, t in result.notices), sorted(str(r) for r in result.intel)))

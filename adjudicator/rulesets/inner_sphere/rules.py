@@ -2,12 +2,16 @@
 3.5 research) with the economy the source leaves out (spec §3, §9).
 
 Turn order: technology sales that come due; per state income, upkeep and the jumpships' minimum;
-then each state's orders paid in the order 3.1, 3.2, 3.3 (whole chains), 3.5 and row order (a row
-that cannot be paid is refused with E-FUNDS); research dice and new factories; movement execution in
-simultaneous steps over all ships; the GM's inputs (combat results of chapters 4–5, damage, sales,
-corrections); end of turn (control changes, repairs, production, defences). Payment touches only a
-state's own treasury and assets, and movement runs over all states at once, so the order in which
-workbooks are read changes nothing.
+then each state's orders, the order types of ``orders/`` (:data:`ORDER_TYPES`), checked and paid in the
+order 3.1, 3.2, 3.3 (whole chains), 3.4, 3.5 and row order (a row that cannot be paid is refused with
+E-FUNDS); the agency operations of every state resolved together; research dice and new factories;
+movement execution in simultaneous steps over all ships; the GM's inputs (combat results of chapters
+4–5, damage, sales, corrections); end of turn (control changes, repairs, production, defences).
+Payment touches only a state's own treasury and assets, and movement runs over all states at once, so
+the order in which workbooks are read changes nothing.
+
+The engine checks a state's rows for ``check`` with the same order types, on the same state
+(:meth:`InnerSphere.order_state`), as :meth:`InnerSphere.resolve` carries them out for ``run``.
 """
 
 from __future__ import annotations
@@ -16,17 +20,12 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.dice import Dice
+from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.outcome import outcomes as engine_outcomes
-from adjudicator.engine.outcome import rejection_problem
-from adjudicator.engine.ruleset import (
-    Campaign,
-    FactionOrders,
-    Ruleset,
-    TurnInput,
-    TurnResult,
-)
+from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.ledger import Ledger
 from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
@@ -35,36 +34,20 @@ from adjudicator.rulesets.inner_sphere.orders import agency, movement, purchase,
 from adjudicator.rulesets.inner_sphere.orders.agency import commandos as agency_commandos
 from adjudicator.rulesets.inner_sphere.orders.agency import sabotage as agency_sabotage
 from adjudicator.rulesets.inner_sphere.orders.agency import unrest as agency_unrest
-from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, OrderRow, Rejection
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState
+from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, Rejection
 from adjudicator.rulesets.inner_sphere.phases import combats, economy, end_of_turn
 from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
 from adjudicator.rulesets.inner_sphere.phases import research as research_phase
 from adjudicator.rulesets.inner_sphere.reports import Reporter
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, world_from_tables, world_to_tables
-from adjudicator.sheets import records
 
-#: Order sheets in the order they are paid (3.1, 3.2, 3.3, 3.4, 3.5), each with the module that carries it out.
-PAYMENT_ORDER = (("repairs", repair), ("purchases", purchase), ("movement", movement), ("agency", agency),
-                 ("research", research))
-
-
-def order_rows(orders: FactionOrders | None) -> list[OrderRow]:
-    """The rows of a faction's order sheets that passed, in the order they are paid (and the refused movement
-    rows, marked, for the chain rule)."""
-    if orders is None:
-        return []
-    rows = []
-    for key, _ in PAYMENT_ORDER:
-        sheet = orders.sheets.get(key)
-        if sheet is None:
-            continue
-        column = {"movement": "action", "agency": "op"}.get(key, "kind")
-        passed = [(n, v, False) for n, v in records(sheet.frame)]
-        # a refused movement row rejects its whole chain (A-rulings): the chain rule sees it, nothing else does
-        refused = [(n, v, True) for n, v in sheet.rejected.items()] if key == "movement" else []
-        for number, values, rejected in sorted(passed + refused, key=lambda item: item[0]):
-            rows.append(OrderRow(orders.faction, key, int(number), str(values.get(column)), dict(values), rejected))
-    return rows
+#: Every order of the five order sheets, and when a state's rows of each are checked and paid: 3.1 repairs,
+#: 3.2 purchases, 3.3 each jumpship's whole chain, 3.4 agency operations, 3.5 research; row order within each.
+ORDER_TYPES = (repair.RepairRegiment(), repair.RepairFactory(), purchase.BuyRegiment(), purchase.BuyDefence(),
+               purchase.BuyJumpship(), movement.JumpshipChain(), agency.AgencyOperation(), research.AssignLab(),
+               research.ResearchDice(), research.IcnaRoll(), research.NewFactory())
+ORDER_STEPS = ("3.1", "3.2", "3.3", "3.4", "3.5")
 
 
 def area(campaign: Campaign) -> movement.Map:
@@ -76,30 +59,10 @@ def records_of(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
     return [] if frame is None or frame.empty else frame.to_dict("records")
 
 
-def settle(world: World, ctx: Context, faction: str, rows: list[OrderRow],
-           the_map: movement.Map) -> dict[tuple[str, int], Done | Rejection]:
-    """Collect the economy of ``faction`` and pay its orders one by one (spec §3 steps 1–3, 4–6, 8): rows of
-    3.1 and 3.2, then each jumpship's whole chain, then 3.5."""
+def faction_state(world: World, ctx: Context, faction: str, the_map: movement.Map) -> FactionState:
+    """A state ready for its orders: its income collected, upkeep and the jumpships' minimum paid (§3 steps 1, 3)."""
     economy.collect(world, ctx, faction)
-    ctx.plan(faction).committed |= agency_unrest.claims(rows, ctx, faction)
-    modules = dict(PAYMENT_ORDER)
-    out: dict[tuple[str, int], Done | Rejection] = {}
-    for o in rows:
-        if o.sheet in ("agency", "research") and not ctx.plan(faction).moved:
-            _move(world, ctx, faction, rows, the_map, out)
-        if o.sheet != "movement":
-            out[(o.sheet, o.row)] = modules[o.sheet].carry_out(world, o, ctx)
-    if not ctx.plan(faction).moved:
-        _move(world, ctx, faction, rows, the_map, out)
-    return out
-
-
-def _move(world: World, ctx: Context, faction: str, rows: list[OrderRow], the_map: movement.Map,
-          out: dict[tuple[str, int], Done | Rejection]) -> None:
-    plan = ctx.plan(faction)
-    plan.moved = True
-    done, plan.chains = movement.carry_out(world, ctx, faction, [o for o in rows if o.sheet == "movement"], the_map)
-    out.update(done)
+    return FactionState(world, ctx, faction, the_map)
 
 
 def apply_sales_due(world: World, turn: int) -> list[end_of_turn.Event]:
@@ -133,23 +96,17 @@ class InnerSphere(Ruleset):
         return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("rule_tables")),
                        snapshot, set(campaign.factions))
 
-    # ----------------------------------------------------------------- check
-    def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
-        """Every row checked against the start of the turn, and the state's spending simulated (income,
-        upkeep, jumpships, then the rows in payment order), so a player learns before the deadline which
-        rows would be refused, E-FUNDS included."""
+    order_types = ORDER_TYPES
+    order_steps = ORDER_STEPS
+
+    def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> FactionState:
+        """The state's orders against the start of the turn, on a world of its own (``check``): the sales that
+        come due, its economy, then its rows in payment order, so that a player learns before the deadline
+        which rows would be refused, E-FUNDS included."""
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()
         apply_sales_due(world, campaign.turn)
-        ctx = self.context(campaign, _NullLedger(), snapshot)
-        done = settle(world, ctx, faction, order_rows(orders), area(campaign))
-        for (key, row), outcome in sorted(done.items(), key=lambda item: (item[0][0], item[0][1])):
-            sheet = orders.sheets[key]
-            if isinstance(outcome, Rejection) and not outcome.quiet:
-                problems.add(rejection_problem(sheet, row, outcome))
-            elif isinstance(outcome, Done) and outcome.warning is not None:
-                problems.add(Problem("W-MOV-PATH", Severity.WARNING, outcome.warning, None, file=sheet.file,
-                                     sheet=sheet.sheet, cell=sheet.cell(row, "hexes"), row=row))
+        return faction_state(world, self.context(campaign, ledger, snapshot), faction, area(campaign))
 
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
         world = world_from_tables(campaign.tables)
@@ -194,9 +151,15 @@ class InnerSphere(Ruleset):
         events = apply_sales_due(world, campaign.turn)
         outcomes: dict[tuple[str, str, int], Done | Rejection] = {}
         the_map = area(campaign)
-        for faction in sorted(campaign.factions):
-            done = settle(world, ctx, faction, order_rows(turn.orders.get(faction)), the_map)
-            outcomes.update({(faction, key, row): o for (key, row), o in done.items()})
+        for faction in sorted(campaign.factions):  # the same steps as check, on the shared world
+            state = faction_state(world, ctx, faction, the_map)
+            orders = turn.orders.get(faction)
+            if orders is None:
+                continue
+            refused = {(key, row) for key, sheet in orders.sheets.items() for row in sheet.rejected}
+            outcomes.update({(faction, key, row): o for (key, row), o in
+                             results_by_row(carry_out_orders(self, campaign.parameters, state, orders)).items()
+                             if (key, row) not in refused})  # what intake refused is reported by the engine
         factions = sorted(campaign.factions)
         spies = agency.resolve(world, ctx, turn.dice, factions)
         for op in spies.ops:
@@ -247,17 +210,3 @@ class InnerSphere(Ruleset):
         result.faction_reports = {f: reporter.faction(f) for f in sorted(campaign.factions)}
         result.gm_reports = reporter.gm()
         return result
-
-
-class _NullLedger:
-    """A ledger that forgets: ``check`` simulates spending without keeping lines."""
-
-    turn = 0
-    lines: list[Any] = []
-
-    def post(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-def empty(schema: Any) -> pd.DataFrame:
-    return pd.DataFrame(columns=schema.keys())

@@ -16,7 +16,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import gettext_in
-from adjudicator.ledger import Amount
+from adjudicator.ledger import Amount, Ledger
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import Context
@@ -28,15 +28,11 @@ from adjudicator.xlsx.templates import INPUT_ROWS
 COSTS_SHEET = "_costs"
 
 
-class _Quiet:
-    def post(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
 def available(campaign: Campaign, faction: str) -> Amount:
     """C a state has for its orders: treasury + income − upkeep − jumpship minimum."""
     world = world_from_tables(campaign.tables)
-    ctx = Context(campaign.parameters, campaign.turn, _Quiet(), tariffs(campaign.tables.get("rule_tables")), world)
+    ctx = Context(campaign.parameters, campaign.turn, Ledger(campaign.turn),  # lines thrown away
+                  tariffs(campaign.tables.get("rule_tables")), world)
     economy.collect(world, ctx, faction)
     return world.treasury.get(faction, 0)
 

@@ -1,4 +1,5 @@
-"""What every order shares: the order row, a rejection, the context, and paying from the treasury."""
+"""What the orders and phases share: the order row, the turn's context and each faction's plan, the ledger phases,
+and the treasury (can it pay, a change posted to the ledger)."""
 
 from __future__ import annotations
 
@@ -44,10 +45,6 @@ class OrderRow:
         return f"{self.faction}:{self.sheet}:row {self.row}"
 
 
-
-
-
-
 @dataclass
 class FactionPlan:
     """What a faction's paid orders leave for later in the turn (research dice, ICNA, new factories)."""
@@ -58,7 +55,6 @@ class FactionPlan:
     repairing: set[str] = field(default_factory=set)  # regiments and systems named this turn
     committed: set[str] = field(default_factory=set)  # regiments committed by another order (352) this turn
     chains: list[Any] = field(default_factory=list)  # accepted jumpship chains (orders.movement.Chain)
-    moved: bool = False  # chains validated and paid
     agency: list[Any] = field(default_factory=list)  # paid agency operations (orders.agency.common.Op)
 
 
@@ -103,15 +99,9 @@ def post(world: World, ctx: Context, faction: str, change: int, phase: str, caus
     ctx.ledger.post(phase, faction, ACCOUNT, change, world.treasury[faction], cause, ref)
 
 
-def pay(world: World, ctx: Context, order: OrderRow, cost: int, phase: str, cause: Msg) -> Rejection | None:
-    refused = can_pay(world, ctx, order.faction, cost)
-    if refused:
-        return refused
-    post(world, ctx, order.faction, -cost, phase, cause, order.reference)
-    return None
-
-
 def required(order: OrderRow, *columns: str) -> Rejection | None:
+    """C03 for a column only some rows of an order type need (342: the commando to advance or attach); the
+    columns every row of a type needs are its ``needs``, checked by the engine."""
     for column in columns:
         if order.get(column) in (None, ""):
             return Rejection("C03", msg("{column} is required for this order.", column=msg(_HEADERS[column])),
@@ -119,8 +109,4 @@ def required(order: OrderRow, *columns: str) -> Rejection | None:
     return None
 
 
-_HEADERS = {
-    "target": N_("Regiment or system"), "system": N_("System"), "unit_type": N_("Unit type"), "line": N_("Line"),
-    "lab": N_("Lab"), "dice": N_("Dice"), "stake": N_("Stake"), "commando": N_("Commando"),
-    "regiment": N_("Regiment"), "status": N_("Unrest status"),
-}
+_HEADERS = {"commando": N_("Commando"), "regiment": N_("Regiment"), "status": N_("Unrest status")}

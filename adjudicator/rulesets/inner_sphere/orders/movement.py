@@ -10,21 +10,17 @@ warning W-MOV-PATH. An invalid chain is rejected whole and its ship stays where 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import deque
 from dataclasses import dataclass, field
 
+from adjudicator.engine.orders import Row
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import Msg, msg
-from adjudicator.rulesets.inner_sphere import hexmap
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    MOVEMENT,
-    Context,
-    Done,
-    OrderRow,
-    Rejection,
-    money,
-    pay,
-)
+from adjudicator.rulesets.inner_sphere import hexmap, schemas
+from adjudicator.rulesets.inner_sphere.orders.base import FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import MOVEMENT, Context, OrderRow, can_pay, money, post
 from adjudicator.rulesets.inner_sphere.orders.repair import find_regiment
 from adjudicator.rulesets.inner_sphere.phases.economy import ns_charge
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, key
@@ -112,12 +108,9 @@ def _reject(row: int, code: str, message: Msg, column: str = "action") -> tuple[
     return row, Rejection(code, message, column)
 
 
-def ship_rows(rows: list[OrderRow]) -> dict[str, list[OrderRow]]:
-    out: dict[str, list[OrderRow]] = {}
-    for order in rows:
-        out.setdefault(key(order.get("ship")), []).append(order)
-    return {ship: sorted(group, key=lambda o: (o.get("seq") if o.get("seq") is not None else 10**6, o.row))
-            for ship, group in out.items()}
+def in_steps(rows: list[OrderRow]) -> list[OrderRow]:
+    """A chain's rows in step order: by Step no. (rows without one last), then row."""
+    return sorted(rows, key=lambda o: (o.get("seq") if o.get("seq") is not None else 10**6, o.row))
 
 
 def build_chain(world: World, ctx: Context, faction: str, ship_id: str, rows: list[OrderRow], area: Map,
@@ -263,42 +256,79 @@ def build_chain(world: World, ctx: Context, faction: str, ship_id: str, rows: li
     return chain
 
 
-def carry_out(world: World, ctx: Context, faction: str, rows: list[OrderRow], area: Map
-              ) -> tuple[dict[tuple[str, int], Done | Rejection], list[Chain]]:
-    """Validate and pay every chain of ``faction``: {(sheet, row): outcome} and the accepted chains."""
-    outcomes: dict[tuple[str, int], Done | Rejection] = {}
-    chains: list[Chain] = []
-    taken: dict[str, str] = {}
-    for ship_id, group in sorted(ship_rows(rows).items()):
-        broken = next((o for o in group if o.rejected), None)
-        if broken is not None:  # a row with a bad cell: the whole chain is rejected (reject_whole_chain)
-            for order in group:
-                if not order.rejected:  # the bad row is reported with its own problem
-                    outcomes[(order.sheet, order.row)] = Rejection(
-                        "E-MOV-CHAIN", msg("Chain of {ship} rejected (row {row}).", ship=ship_id, row=broken.row),
-                        "action", quiet=True)
-            continue
-        built = build_chain(world, ctx, faction, ship_id, group, area, taken)
-        if isinstance(built, Chain):
-            extra = built.cost - ns_charge(ctx.tariffs.ships[built.cls].per_hex, 0)
-            refused = pay(world, ctx, group[0], extra, MOVEMENT, msg(
-                "Jumpship {ship}: chain of {n} hexes ({cost} C, the 1-hex minimum already paid).", ship=ship_id,
-                n=len(built.steps), cost=money(built.cost))) if extra > 0 else None
-            if refused:
-                built = (group[0].row, refused)
+@dataclass(frozen=True)
+class ShipOrders:
+    """One jumpship's rows of the Movement sheet, in step order: its chain as the player wrote it."""
+
+    faction: str
+    ship: str
+    rows: tuple[OrderRow, ...]
+
+
+def _whole(order: ShipOrders, row: int, code: str, at: list[int] | None = None) -> list[Rejection]:
+    """The rest of a chain rejected at ``row`` (or the rows ``at``): the same code, not reported again."""
+    rest = at if at is not None else [o.row for o in order.rows if o.row != row and not o.rejected]
+    return [Rejection(code, msg("Chain of {ship} rejected (row {row}).", ship=order.ship, row=row), "action",
+                      quiet=True, row=n) for n in rest]
+
+
+class JumpshipChain(SphereOrder):
+    """3.3 a jumpship's chain (its rows of the Movement sheet, grouped by ship), validated against the start of
+    the turn and paid whole, beyond the 1-hex minimum; an invalid chain is rejected whole (``reject_whole_chain``),
+    a row intake refused included, and its ship stays where it is. It moves in the movement phase."""
+
+    sheet = schemas.MOVEMENT
+    kind_column = "action"
+    group = "ship"
+    step = "3.3"
+    phase = MOVEMENT
+
+    def group_of(self, values: dict, number: int) -> str:
+        return key(values.get("ship")) or f"#{number}"
+
+    def read_group(self, rows: list[Row]) -> ShipOrders:
+        orders = in_steps([self.read(r) for r in rows])
+        return ShipOrders(rows[0].faction, key(rows[0].values.get("ship")), tuple(orders))
+
+    def _chain(self, state: FactionState, order: ShipOrders) -> Chain | tuple[int, Rejection]:
+        built = build_chain(state.world, state.ctx, order.faction, order.ship, list(order.rows), state.area,
+                            state.taken)
         if not isinstance(built, Chain):
-            bad_row, why = built
-            for order in group:
-                outcomes[(order.sheet, order.row)] = why if order.row == bad_row else Rejection(
-                    why.code, msg("Chain of {ship} rejected (row {row}).", ship=ship_id, row=bad_row), "action",
-                    quiet=True)
-            continue
-        chains.append(built)
-        notes = dict(built.warnings)
-        for order in group:
-            steps = [s for s in built.steps if s.row == order.row]
-            text = msg("Jumpship {ship}: steps {first}–{last}.", ship=ship_id, first=steps[0].number,
-                       last=steps[-1].number) if steps else msg("Jumpship {ship}: start at {hex}.", ship=ship_id,
-                                                                 hex=built.start)
-            outcomes[(order.sheet, order.row)] = Done(text, warning=notes.get(order.row))
-    return outcomes, chains
+            return built
+        refused = can_pay(state.world, state.ctx, order.faction, self._extra(state, built))
+        return (order.rows[0].row, refused) if refused else built
+
+    def _extra(self, state: FactionState, chain: Chain) -> object:
+        return chain.cost - ns_charge(state.ctx.tariffs.ships[chain.cls].per_hex, 0)
+
+    def check(self, state: FactionState, order: ShipOrders) -> list[Rejection] | None:
+        broken = next((o for o in order.rows if o.rejected), None)
+        if broken is not None:  # a row with a bad cell (reported with its own problem): the whole chain
+            passed = [o.row for o in order.rows if not o.rejected]
+            return _whole(order, broken.row, "E-MOV-CHAIN", passed or [broken.row])
+        built = self._chain(state, order)
+        if isinstance(built, Chain):
+            return None
+        row, why = built
+        return [dataclasses.replace(why, row=row), *_whole(order, row, why.code)]
+
+    def carry_out(self, state: FactionState, order: ShipOrders) -> Done:
+        chain = self._chain(state, order)
+        assert isinstance(chain, Chain), "carried out unchecked"
+        extra = self._extra(state, chain)
+        if extra > 0:
+            post(state.world, state.ctx, order.faction, -extra, MOVEMENT, msg(
+                "Jumpship {ship}: chain of {n} hexes ({cost} C, the 1-hex minimum already paid).", ship=order.ship,
+                n=len(chain.steps), cost=money(chain.cost)), order.rows[0].reference)
+        state.plan.chains.append(chain)
+        notes = dict(chain.warnings)
+        each = []
+        for o in order.rows:
+            steps = [s for s in chain.steps if s.row == o.row]
+            text = msg("Jumpship {ship}: steps {first}–{last}.", ship=order.ship, first=steps[0].number,
+                       last=steps[-1].number) if steps else msg("Jumpship {ship}: start at {hex}.", ship=order.ship,
+                                                                 hex=chain.start)
+            warned = o.row in notes
+            each.append((o.row, Done(text, warning=notes.get(o.row), code="W-MOV-PATH" if warned else "",
+                                     column="hexes" if warned else "")))
+        return Done(each[0][1].message, each=tuple(each))

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
 from adjudicator.ledger import Amount
-from adjudicator.rulesets.inner_sphere.orders.common import (
-    REPAIRS,
-    Context,
-    Done,
-    OrderRow,
-    Rejection,
-    money,
-    pay,
-    required,
-)
+from adjudicator.rulesets.inner_sphere import schemas
+from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import REPAIRS, Context, OrderRow, money
 from adjudicator.rulesets.inner_sphere.state import Job, Regiment, World, amount, hex_id, key
 
 EXPERIENCE_SURCHARGE = {"GREEN": Decimal(0), "REGULAR": Decimal(0), "VETERAN": Decimal("0.25"), "ELITE": Decimal("0.5")}
@@ -66,55 +60,70 @@ def check_regiment(world: World, order: OrderRow, ctx: Context) -> tuple[Regimen
     return regiment, system.disputed
 
 
-def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
-    refused = required(order, "target")
-    if refused:
-        return refused
-    if order.kind == "FACTORY":
-        return _factory(world, order, ctx)
-    checked = check_regiment(world, order, ctx)
-    if isinstance(checked, Rejection):
-        return checked
-    regiment, disputed = checked
-    cost = regiment_repair_cost(ctx.tariffs.units[regiment.type].purchase, regiment.experience, ctx.params)
-    turns = regiment_repair_turns(regiment.experience, disputed, ctx.params)
-    refused = pay(world, ctx, order, cost, REPAIRS,
-                  msg("Repair of regiment {regiment}.", regiment=regiment.name))
-    if refused:
-        return refused
-    ctx.plan(order.faction).repairing.add(regiment.id)
-    world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-R{order.row}", order.faction, "REPAIR", regiment.system,
-                          "", regiment.id, regiment.name, turns, ctx.turn))
-    return Done(msg("Regiment {regiment} under repair for {cost} C: ready in turn {turn}.", regiment=regiment.name,
-                    cost=money(cost), turn=ctx.turn + turns), cost=cost)
+class Repair(SphereOrder):
+    """A row of the Repairs sheet (3.1)."""
+
+    sheet, step, phase = schemas.REPAIRS, "3.1", REPAIRS
+    needs = ("target",)
 
 
-def _factory(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
-    system_hex = hex_id(order.get("target"))
-    system = world.systems.get(system_hex)
-    factories = world.factories_in(system_hex)
-    if system is None or not factories:
-        return Rejection("E-GEN-NOTFOUND", msg("There is no factory in {system}.", system=system_hex), "target",
-                         msg("Write the hex (XXYY) of your system with the damaged factory."))
-    if system.owner != order.faction:
-        return Rejection("E-REP-FSYS", msg("{system} is not your system.", system=system_hex), "target")
-    damaged = [f for f in factories if f.damaged]
-    if not damaged:
-        return Rejection("E-REP-FNOTDAMAGED", msg("The factory in {system} is not damaged.", system=system_hex),
-                         "target")
-    taken = {j.factory for j in world.jobs if j.kind == "FACTORY_REPAIR"} | ctx.plan(order.faction).repairing
-    free = [f for f in damaged if f.id not in taken]
-    if not free:
-        return Rejection("E-REP-BUSY", msg("The factory in {system} is already being repaired.", system=system_hex),
-                         "target")
-    factory = free[0]
-    cost = int(ctx.params["factory_repair_cost"])
-    turns = int(ctx.params["factory_repair_turns"])
-    refused = pay(world, ctx, order, cost, REPAIRS, msg("Repair of the factory in {system}.", system=system.name))
-    if refused:
-        return refused
-    ctx.plan(order.faction).repairing.add(factory.id)
-    world.jobs.append(Job(f"{order.faction}-T{ctx.turn}-R{order.row}", order.faction, "FACTORY_REPAIR", system_hex,
-                          factory.id, "", "", turns, ctx.turn))
-    return Done(msg("Factory of {system} under repair for {cost} C: productive again in turn {turn}.",
-                    system=system.name, cost=money(cost), turn=ctx.turn + turns), cost=cost)
+class RepairRegiment(Repair):
+    """3.1 a damaged regiment of the state, on the planet of an own or disputed system."""
+
+    kind = "REG"
+
+    def assess(self, state: FactionState, order: OrderRow) -> Rejection | Bill:
+        checked = check_regiment(state.world, order, state.ctx)
+        if isinstance(checked, Rejection):
+            return checked
+        regiment, disputed = checked
+        cost = regiment_repair_cost(state.ctx.tariffs.units[regiment.type].purchase, regiment.experience,
+                                    state.params)
+        turns = regiment_repair_turns(regiment.experience, disputed, state.params)
+        return Bill(cost, msg("Repair of regiment {regiment}.", regiment=regiment.name), (regiment, turns))
+
+    def effect(self, state: FactionState, order: OrderRow, bill: Bill) -> Done:
+        regiment, turns = bill.found
+        turn = state.ctx.turn
+        state.plan.repairing.add(regiment.id)
+        state.world.jobs.append(Job(f"{order.faction}-T{turn}-R{order.row}", order.faction, "REPAIR",
+                                    regiment.system, "", regiment.id, regiment.name, turns, turn))
+        return Done(msg("Regiment {regiment} under repair for {cost} C: ready in turn {turn}.",
+                        regiment=regiment.name, cost=money(bill.cost), turn=turn + turns), cost=bill.cost)
+
+
+class RepairFactory(Repair):
+    """3.1 a damaged factory of an own system."""
+
+    kind = "FACTORY"
+
+    def assess(self, state: FactionState, order: OrderRow) -> Rejection | Bill:
+        world, ctx = state.world, state.ctx
+        system_hex = hex_id(order.get("target"))
+        system = world.systems.get(system_hex)
+        factories = world.factories_in(system_hex)
+        if system is None or not factories:
+            return Rejection("E-GEN-NOTFOUND", msg("There is no factory in {system}.", system=system_hex), "target",
+                             msg("Write the hex (XXYY) of your system with the damaged factory."))
+        if system.owner != order.faction:
+            return Rejection("E-REP-FSYS", msg("{system} is not your system.", system=system_hex), "target")
+        damaged = [f for f in factories if f.damaged]
+        if not damaged:
+            return Rejection("E-REP-FNOTDAMAGED", msg("The factory in {system} is not damaged.", system=system_hex),
+                             "target")
+        taken = {j.factory for j in world.jobs if j.kind == "FACTORY_REPAIR"} | state.plan.repairing
+        free = [f for f in damaged if f.id not in taken]
+        if not free:
+            return Rejection("E-REP-BUSY", msg("The factory in {system} is already being repaired.",
+                                               system=system_hex), "target")
+        return Bill(int(ctx.params["factory_repair_cost"]),
+                    msg("Repair of the factory in {system}.", system=system.name), (free[0], system))
+
+    def effect(self, state: FactionState, order: OrderRow, bill: Bill) -> Done:
+        factory, system = bill.found
+        turn, turns = state.ctx.turn, int(state.params["factory_repair_turns"])
+        state.plan.repairing.add(factory.id)
+        state.world.jobs.append(Job(f"{order.faction}-T{turn}-R{order.row}", order.faction, "FACTORY_REPAIR",
+                                    system.hex, factory.id, "", "", turns, turn))
+        return Done(msg("Factory of {system} under repair for {cost} C: productive again in turn {turn}.",
+                        system=system.name, cost=money(bill.cost), turn=turn + turns), cost=bill.cost)

@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.dice import Dice
+from adjudicator.engine.orders import Row
+from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
+from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.orders.agency import commandos, intel, sabotage, unrest
 from adjudicator.rulesets.inner_sphere.orders.agency.common import (
     DEFENSIVE,
@@ -20,7 +23,8 @@ from adjudicator.rulesets.inner_sphere.orders.agency.common import (
     op_label,
     spec,
 )
-from adjudicator.rulesets.inner_sphere.orders.common import AGENCY, Context, Done, OrderRow, Rejection, money, pay
+from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
+from adjudicator.rulesets.inner_sphere.orders.common import AGENCY, Context, OrderRow, money
 from adjudicator.rulesets.inner_sphere.schemas import LINES
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, key
 
@@ -125,25 +129,41 @@ def cost_of(op: Op, ctx: Context) -> int:
     return table["cost"]
 
 
-def carry_out(world: World, order: OrderRow, ctx: Context) -> Done | Rejection:
-    op = parse(order, ctx)
-    if isinstance(op, Rejection):
-        return op
-    refused = check(op, order, ctx)
-    if refused:
-        return refused
-    plan = ctx.plan(order.faction)
-    same = {(o.op, o.label, o.status) for o in plan.agency if not (o.op == "342" and o.mode == "NEW")}
-    if (op.op, op.label, op.status) in same:
-        return Rejection("E-AG-DUP", msg("The same operation against the same target twice this turn."), "target")
-    op.cost = cost_of(op, ctx)
-    refused = pay(world, ctx, order, op.cost, AGENCY, msg("{op} on {target}.", op=op_label(op.op), target=op.label))
-    if refused:
-        return refused
-    plan.agency.append(op)
-    plan.committed.update(op.regiments)
-    return Done(msg("{op} on {target} paid ({cost} C).", op=op_label(op.op), target=op.label, cost=money(op.cost)),
-                cost=op.cost)
+class AgencyOperation(SphereOrder):
+    """3.4 an operation (341–354) on a target that exists, by its own conditions (commandos, range, bribe,
+    status), once per target and turn, paid now; every state's paid operations resolve together afterwards
+    (:func:`resolve`)."""
+
+    sheet = schemas.AGENCY
+    kind_column = "op"
+    step = "3.4"
+    phase = AGENCY
+
+    def declare(self, state: FactionState, rows: list[Row]) -> None:
+        """A 352 row commits its regiments before any chain of the state is checked (E-MOV-REGDUP)."""
+        state.plan.committed |= unrest.claims([self.read(r) for r in rows], state.ctx, state.faction)
+
+    def assess(self, state: FactionState, order: OrderRow) -> Rejection | Bill:
+        ctx = state.ctx
+        op = parse(order, ctx)
+        if isinstance(op, Rejection):
+            return op
+        refused = check(op, order, ctx)
+        if refused:
+            return refused
+        same = {(o.op, o.label, o.status) for o in state.plan.agency if not (o.op == "342" and o.mode == "NEW")}
+        if (op.op, op.label, op.status) in same:
+            return Rejection("E-AG-DUP", msg("The same operation against the same target twice this turn."),
+                             "target")
+        op.cost = cost_of(op, ctx)
+        return Bill(op.cost, msg("{op} on {target}.", op=op_label(op.op), target=op.label), op)
+
+    def effect(self, state: FactionState, order: OrderRow, bill: Bill) -> Done:
+        op = bill.found
+        state.plan.agency.append(op)
+        state.plan.committed.update(op.regiments)
+        return Done(msg("{op} on {target} paid ({cost} C).", op=op_label(op.op), target=op.label,
+                        cost=money(op.cost)), cost=op.cost)
 
 
 def resolve(world: World, ctx: Context, dice: Dice, factions: list[str]) -> Agency:
