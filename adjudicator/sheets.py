@@ -122,25 +122,20 @@ def records(frame: Any) -> list[tuple[int, dict[str, Any]]]:
 
     ``DataFrame.iterrows`` infers a dtype per row and turns None into NaN; this does not. The values are
     those of ``frame.to_dict("records")`` (numpy scalars of object columns as Python's, ``pd.NA`` as None),
-    gathered column by column: a table is read many times, and the row-by-row boxing cost more than the rest."""
+    gathered from one object array: a table is read many times, and pandas' own row-by-row boxing cost more than
+    the rest."""
     columns = list(frame.columns)
     if len(set(columns)) != len(columns):  # duplicate names: pandas' own rules (and its warning)
         return [(int(index), record) for index, record in zip(frame.index, frame.to_dict("records"), strict=True)]
     index = [int(number) for number in frame.index]
     if not columns:
         return [(number, {}) for number in index]
-    from pandas.api.extensions import ExtensionDtype
     from pandas.core.dtypes.cast import maybe_box_native
 
-    values = []
-    for k in range(len(columns)):
-        series = frame.iloc[:, k]
-        column = list(series)  # what DataFrame.itertuples (under to_dict) yields
-        if series.dtype == object or isinstance(series.dtype, ExtensionDtype):
-            column = [v if type(v) in _NATIVE else maybe_box_native(v) for v in column]
-        values.append(column)
-    return list(zip(index, (dict(zip(columns, row, strict=True)) for row in zip(*values, strict=True)),
-                    strict=True))
+    native = _NATIVE
+    rows = [[v if type(v) in native else maybe_box_native(v) for v in row]
+            for row in frame.to_numpy(dtype=object).tolist()]  # numbers, bools, Timestamps as to_dict gives them
+    return [(number, dict(zip(columns, row, strict=True))) for number, row in zip(index, rows, strict=True)]
 
 
 def plain_rows(frame: Any) -> list[dict[str, Any]]:

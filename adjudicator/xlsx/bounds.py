@@ -165,20 +165,27 @@ class _XlsxSheet(_Bounded):
                 self._overflow("cells", lim.max_cells, f"{column_letters(col)}{row}")
 
     def startElement(self, name: str, attrs: Any) -> None:  # noqa: N802 - SAX API
-        local = _local(name)
-        if local == "c":
-            ref = _attr(attrs, "r")
+        local = _local(name) if ":" in name else name
+        if local == "c":  # the one element of every cell: kept short
+            if ":" in "".join(attrs):
+                ref, kind = _attr(attrs, "r"), _attr(attrs, "t")
+            else:
+                ref, kind = attrs.get("r"), attrs.get("t")
             match = _CELL.match(ref) if ref else None
             if match:
-                self.col, self.row = column_number(match.group(1)), int(match.group(2))
+                letters, digits = match.groups()
+                col = _COLUMN_NUMBERS.get(letters) or column_number(letters)
+                self.col, self.row = col, int(digits)
             else:
-                self.col += 1
+                self.col = col = self.col + 1
             row = self.row if self.row > 1 else 1
-            self._at = (row, self.col)
-            self._place(row, self.col)
+            self._at = (row, col)
+            if row > self.max_row or col > self.max_col:  # below both, every limit of _place holds already
+                self._place(row, col)
             self.cells += 1
-            self.is_error = _attr(attrs, "t") == "e"
-            self.value = []
+            self.is_error = kind == "e"
+            if self.is_error:
+                self.value = []
             if self.cells > self.limits.max_cells:
                 self._overflow("cells", self.limits.max_cells, self.cell)
         elif local == "row":
@@ -201,7 +208,7 @@ class _XlsxSheet(_Bounded):
             self.text = 0
 
     def endElement(self, name: str) -> None:  # noqa: N802 - SAX API
-        local = _local(name)
+        local = _local(name) if ":" in name else name
         if local in ("v", "t", "f"):
             self.in_text = False
         elif local == "c" and self.is_error:
