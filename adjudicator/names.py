@@ -67,6 +67,8 @@ class NameReader:
 
     def __init__(self, legal: Sequence[str], aliases: Mapping[str, Iterable[str]] | None = None) -> None:
         self.legal = [str(v) for v in legal]
+        self._legal = set(self.legal)
+        self._keys: dict[str, str] | None = None
         self._exact: dict[str, set[str]] = {}
         self._loose: dict[str, set[str]] = {}
         self._digits: dict[str, set[str]] = {}
@@ -84,7 +86,7 @@ class NameReader:
         if typed is None:
             return None
         text = str(typed)
-        if text in self.legal:
+        if text in self._legal:
             return text
         for table, found in ((self._exact, key(text)), (self._loose, sound_key(text)),
                              (self._digits, numeric_key(typed))):
@@ -96,7 +98,9 @@ class NameReader:
         return None
 
     def closest(self, typed: Any, n: int = 3) -> list[str]:
-        keys = {key(v): v for v in self.legal}
+        if self._keys is None:  # made once a reader, at its first unknown name
+            self._keys = {key(v): v for v in self.legal}
+        keys = self._keys
         return [keys[k] for k in difflib.get_close_matches(key(typed), list(keys), n=n, cutoff=0.5)]
 
 
@@ -109,14 +113,16 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
     suggestions: list[Problem] = []
     for sheet in sheets.values():
         frame = sheet.frame
+        rows = None  # read once a sheet: each column below changes only its own cells
         for column in sheet.schema.columns:
             legal = list(offered.get(column.key) or [])
             if not legal or column.kind is not Kind.TEXT or column.key not in frame.columns:
                 continue
             reader = NameReader(legal, {v: factions.get(v, ()) for v in legal})
-            for row, values in records(frame):
+            rows = records(frame) if rows is None else rows
+            for row, values in rows:
                 typed = values.get(column.key)
-                if typed is None or (isinstance(typed, str) and not typed.strip()) or str(typed) in reader.legal:
+                if typed is None or (isinstance(typed, str) and not typed.strip()) or str(typed) in reader._legal:
                     continue
                 if isinstance(typed, float) and typed != typed:  # NaN: an empty cell
                     continue

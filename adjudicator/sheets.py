@@ -113,11 +113,29 @@ def choices(*items: tuple[str, str] | tuple[str, str, Sequence[str]]) -> tuple[C
     return tuple(out)
 
 
+#: Values ``DataFrame.to_dict`` hands back as they are (exact types): no boxing needed.
+_NATIVE = frozenset({str, int, float, bool, type(None)})
+
+
 def records(frame: Any) -> list[tuple[int, dict[str, Any]]]:
     """(sheet row, values) of a table's rows, values exactly as stored (None stays None).
 
-    ``DataFrame.iterrows`` infers a dtype per row and turns None into NaN; this does not."""
-    return [(int(index), record) for index, record in zip(frame.index, frame.to_dict("records"), strict=True)]
+    ``DataFrame.iterrows`` infers a dtype per row and turns None into NaN; this does not. The values are
+    those of ``frame.to_dict("records")`` (numpy scalars of object columns as Python's, ``pd.NA`` as None),
+    gathered from one object array: a table is read many times, and pandas' own row-by-row boxing cost more than
+    the rest."""
+    columns = list(frame.columns)
+    if len(set(columns)) != len(columns):  # duplicate names: pandas' own rules (and its warning)
+        return [(int(index), record) for index, record in zip(frame.index, frame.to_dict("records"), strict=True)]
+    index = [int(number) for number in frame.index]
+    if not columns:
+        return [(number, {}) for number in index]
+    from pandas.core.dtypes.cast import maybe_box_native
+
+    native = _NATIVE
+    rows = [[v if type(v) in native else maybe_box_native(v) for v in row]
+            for row in frame.to_numpy(dtype=object).tolist()]  # numbers, bools, Timestamps as to_dict gives them
+    return [(number, dict(zip(columns, row, strict=True))) for number, row in zip(index, rows, strict=True)]
 
 
 def plain_rows(frame: Any) -> list[dict[str, Any]]:

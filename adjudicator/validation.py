@@ -57,12 +57,29 @@ def _converter(column: Column) -> Callable[[Any], Any]:
         return lambda v: "ALL" if is_all(v) else as_whole(v)
     if column.kind is Kind.CHOICE:
         lookup = column.choice_lookup()
-        return lambda v: lookup.get(fold(v))
+        return _remembered(lambda v: lookup.get(fold(v)))
     text = lambda v: str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v))  # noqa: E731
     if column.choices:  # words or free text (a unit type or a regiment's ID): a word read back as its code
         lookup = column.choice_lookup()
-        return lambda v: lookup.get(fold(v), text(v))
+        return _remembered(lambda v: lookup.get(fold(v), text(v)))
     return text
+
+
+def _remembered(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``convert``, each distinct value (of its type: 1, 1.0 and True apart) folded once: a column repeats
+    a few words down all its rows."""
+    seen: dict[tuple[type, Any], Any] = {}
+
+    def remembered(value: Any) -> Any:
+        try:
+            return seen[(type(value), value)]
+        except KeyError:
+            seen[(type(value), value)] = found = convert(value)
+            return found
+        except TypeError:  # unhashable
+            return convert(value)
+
+    return remembered
 
 
 def _range_ok(column: Column, convert: Callable[[Any], Any]) -> Callable[[Any], bool]:
@@ -81,16 +98,28 @@ def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NaT
 
 
-def _failures(table: Table) -> Iterator[tuple[int, str, str]]:
+def _converters(table: Table) -> dict[str, Callable[[Any], Any]]:
+    """The converter of each column of ``table`` that is read back (not a computed one)."""
+    out = {}
+    for key in table.frame.columns:
+        column = table.schema.column(key)
+        if not column.computed:
+            out[key] = _converter(column)
+    return out
+
+
+def _failures(table: Table, converters: dict[str, Callable[[Any], Any]] | None = None
+              ) -> Iterator[tuple[int, str, str]]:
     """``(row, column key, check)`` of every failing cell: by column; in a column the blank cells of a
     required column (``not_nullable``), then each check of the column (``C01``, ``C04``) on the filled cells,
     in row order."""
     frame = table.frame
+    converters = _converters(table) if converters is None else converters
     for key in frame.columns:
         column = table.schema.column(key)
         if column.computed:
             continue
-        convert = _converter(column)
+        convert = converters[key]
         checks: list[tuple[str, Callable[[Any], bool]]] = []
         if column.kind is not Kind.TEXT:
             checks.append(("C01", lambda v, c=convert: c(v) is not None))
@@ -127,9 +156,10 @@ def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
 def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFrame:
     """Typed values of ``table``: invalid cells become None, their rows get ``_invalid`` True."""
     frame = table.frame
-    invalid = pd.Series(False, index=frame.index, dtype=bool)
+    converters = _converters(table)
+    invalid_rows: set[int] = set()
     bad_cells: set[tuple[int, str]] = set()
-    for row, key, check in _failures(table):
+    for row, key, check in _failures(table, converters):
         column = table.schema.column(key)
         where = {"file": file, "sheet": table.sheet, "cell": table.cell(row, column.key), "row": row}
         label = msg(column.header)
@@ -144,20 +174,20 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
             code = "C02" if column.kind is Kind.CHOICE else "C01"
             message, hint = _type_message(column, frame.at[row, column.key])
         problems.add(Problem(code, Severity.ERROR, message, hint, **where))  # type: ignore[arg-type]
-        invalid.loc[row] = True
+        invalid_rows.add(row)
         bad_cells.add((row, column.key))
-    typed = pd.DataFrame(index=frame.index)
+    columns: dict[str, Any] = {}
     for key in frame.columns:
-        if table.schema.column(key).computed:
+        if key not in converters:
             continue  # a workbook's own computations are never trusted
-        convert = _converter(table.schema.column(key))
-        typed[key] = pd.Series(
+        convert = converters[key]
+        columns[key] = pd.Series(
             [None if v is None or (row, key) in bad_cells else convert(v) for row, v in frame[key].items()],
             index=frame.index,
             dtype=object,
         )
-    typed["_invalid"] = invalid
-    return typed
+    columns["_invalid"] = pd.Series([row in invalid_rows for row in frame.index], index=frame.index, dtype=bool)
+    return pd.DataFrame(columns, index=frame.index)
 
 
 def _range_hint(column: Column) -> Msg:

@@ -1,6 +1,6 @@
 """The I/O floor of a campaign's `check` and `run`: the same workbooks read, the same cells written, nothing else.
 
-    python benchmarks/floor.py DIR
+    python benchmarks/floor.py DIR [--check-only]
 
 For each step (``check``, ``run`` pass 1, ``run`` pass 2 after the GM's answers) the project runs once on a
 copy of DIR to learn what it reads (the master, the inbox, the GM's input) and what it writes. The floor then
@@ -123,8 +123,9 @@ class Step:
                                      for sheets in self.written.values() for s in sheets.values())}
 
 
-def measure(campaign: Path) -> dict[str, Any]:
-    """check, run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``: project and floor of each."""
+def measure(campaign: Path, check_only: bool = False) -> dict[str, Any]:
+    """check, run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``: project and floor of each
+    (with ``check_only``, the check alone)."""
     from generate import answer_gm_input
 
     from adjudicator.campaign import pipeline
@@ -135,6 +136,8 @@ def measure(campaign: Path) -> dict[str, Any]:
         out: dict[str, Any] = {"turn_before": pipeline.open_campaign(root)[1].turn}
         check = Step(root, pipeline.check, Path(tmp) / "check")
         out["check"] = check.summary(check.floor())
+        if check_only:
+            return out
         first = Step(root, pipeline.run, Path(tmp) / "run1")
         out["run_pass1"] = first.summary(first.floor())
         answer_gm_input(root)
@@ -147,8 +150,9 @@ def measure(campaign: Path) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir", type=Path)
+    parser.add_argument("--check-only", action="store_true", help="measure the check alone")
     args = parser.parse_args()
-    print(json.dumps(measure(args.dir), indent=2))
+    print(json.dumps(measure(args.dir, args.check_only), indent=2))
 
 
 if __name__ == "__main__":

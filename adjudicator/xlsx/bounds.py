@@ -6,6 +6,10 @@ or a repeated row of an ``.ods`` asks for the same. So before python-calamine or
 file, each sheet's XML is read here as a stream (SAX through defusedxml: no DTD, no entity, no
 external reference is ever expanded) that keeps nothing but counters, and stops at the first limit
 passed. Its time and memory grow with what a sheet may legally hold, never with what it claims.
+
+The parse is expat's own (pyexpat), with the defences defusedxml's SAX reader installs (an entity
+declaration, an unparsed entity or an external reference stops it), called directly: the SAX layer's
+per-element objects cost more than the counting.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ import posixpath
 import re
 import zipfile
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
+from xml.parsers import expat
 from xml.sax import SAXException
 from xml.sax.handler import ContentHandler
 
-import defusedxml.sax
 from defusedxml import DefusedXmlException
+from defusedxml.common import EntitiesForbidden, ExternalReferenceForbidden
 
 if TYPE_CHECKING:
     from adjudicator.xlsx.safety import Limits
@@ -54,10 +59,22 @@ class _Stop(Exception):
     """Raised inside the parse to stop it at the first limit passed."""
 
 
+#: What a part that cannot be read raises: malformed or forbidden XML, a broken archive.
+_UNREADABLE = (expat.ExpatError, SAXException, DefusedXmlException, ValueError, OSError, zipfile.BadZipFile,
+               EOFError)
+
+
+_COLUMN_NUMBERS: dict[str, int] = {}
+
+
 def column_number(letters: str) -> int:
-    number = 0
-    for ch in letters.upper():
-        number = number * 26 + ord(ch) - 64
+    number = _COLUMN_NUMBERS.get(letters)
+    if number is None:
+        number = 0
+        for ch in letters.upper():
+            number = number * 26 + ord(ch) - 64
+        if len(letters) <= 3:  # at most 3 letters (the reference pattern): a bounded cache
+            _COLUMN_NUMBERS[letters] = number
     return number
 
 
@@ -69,14 +86,27 @@ def column_letters(number: int) -> str:
     return letters
 
 
+_LOCAL_NAMES: dict[str, str] = {}
+
+
 def _local(name: str) -> str:
-    return name.rpartition(":")[2]
+    if ":" not in name:
+        return name
+    local = _LOCAL_NAMES.get(name)
+    if local is None:
+        local = name.rpartition(":")[2]
+        if len(_LOCAL_NAMES) < 10_000:  # the names of a hostile file are not kept without end
+            _LOCAL_NAMES[name] = local
+    return local
 
 
-def _attr(attrs: object, local: str) -> str | None:
-    for key in attrs.keys():
+def _attr(attrs: Any, local: str) -> str | None:
+    """The first attribute whose local name is ``local`` (with or without a prefix)."""
+    if ":" not in "".join(attrs):  # no prefixed name: the plain one, if any
+        return attrs.get(local)
+    for key in attrs:
         if _local(key) == local:
-            return attrs[key]  # type: ignore[index]
+            return attrs[key]
     return None
 
 
@@ -112,45 +142,58 @@ class _XlsxSheet(_Bounded):
         self.max_row = 0
         self.max_col = 0
         self.in_text = False
-        self.cell: str | None = None
+        self._at: tuple[int, int] | None = None  # (row, column) of the cell being read
         self.is_error = False
         self.value: list[str] = []
         self.errors: dict[tuple[int, int], str] = {}
 
+    @property
+    def cell(self) -> str | None:  # type: ignore[override]
+        """The reference of the cell being read (for a limit passed inside it), made only when asked."""
+        at = self._at
+        return None if at is None else f"{column_letters(at[1])}{at[0]}"
+
     def _place(self, row: int, col: int) -> None:
         lim = self.limits
-        cell = f"{column_letters(col)}{row}"
         if row > lim.max_rows:
-            self._overflow("rows", lim.max_rows, cell)
+            self._overflow("rows", lim.max_rows, f"{column_letters(col)}{row}")
         if col > lim.max_columns:
-            self._overflow("columns", lim.max_columns, cell)
+            self._overflow("columns", lim.max_columns, f"{column_letters(col)}{row}")
         if row > self.max_row or col > self.max_col:  # the grid a reader allocates: A1 to the last cell
             self.max_row, self.max_col = max(row, self.max_row), max(col, self.max_col)
             if self.max_row * self.max_col > lim.max_cells:
-                self._overflow("cells", lim.max_cells, cell)
+                self._overflow("cells", lim.max_cells, f"{column_letters(col)}{row}")
 
-    def startElement(self, name: str, attrs: object) -> None:  # noqa: N802 - SAX API
-        local = _local(name)
-        if local == "row":
+    def startElement(self, name: str, attrs: Any) -> None:  # noqa: N802 - SAX API
+        local = _local(name) if ":" in name else name
+        if local == "c":  # the one element of every cell: kept short
+            if ":" in "".join(attrs):
+                ref, kind = _attr(attrs, "r"), _attr(attrs, "t")
+            else:
+                ref, kind = attrs.get("r"), attrs.get("t")
+            match = _CELL.match(ref) if ref else None
+            if match:
+                letters, digits = match.groups()
+                col = _COLUMN_NUMBERS.get(letters) or column_number(letters)
+                self.col, self.row = col, int(digits)
+            else:
+                self.col = col = self.col + 1
+            row = self.row if self.row > 1 else 1
+            self._at = (row, col)
+            if row > self.max_row or col > self.max_col:  # below both, every limit of _place holds already
+                self._place(row, col)
+            self.cells += 1
+            self.is_error = kind == "e"
+            if self.is_error:
+                self.value = []
+            if self.cells > self.limits.max_cells:
+                self._overflow("cells", self.limits.max_cells, self.cell)
+        elif local == "row":
             r = _attr(attrs, "r")
             self.row = int(r) if r and r.isdigit() else self.row + 1
             self.col = 0
             if self.row > self.limits.max_rows:
                 self._overflow("rows", self.limits.max_rows, f"A{self.row}")
-        elif local == "c":
-            ref = _attr(attrs, "r")
-            match = _CELL.match(ref) if ref else None
-            if match:
-                self.col, self.row = column_number(match.group(1)), int(match.group(2))
-            else:
-                self.col += 1
-            self.cell = f"{column_letters(self.col)}{max(self.row, 1)}"
-            self._place(max(self.row, 1), self.col)
-            self.cells += 1
-            self.is_error = _attr(attrs, "t") == "e"
-            self.value = []
-            if self.cells > self.limits.max_cells:
-                self._overflow("cells", self.limits.max_cells, self.cell)
         elif local == "dimension":
             ref = (_attr(attrs, "ref") or "").rpartition(":")[2]
             match = _CELL.match(ref)
@@ -165,7 +208,7 @@ class _XlsxSheet(_Bounded):
             self.text = 0
 
     def endElement(self, name: str) -> None:  # noqa: N802 - SAX API
-        local = _local(name)
+        local = _local(name) if ":" in name else name
         if local in ("v", "t", "f"):
             self.in_text = False
         elif local == "c" and self.is_error:
@@ -299,18 +342,40 @@ def _parse(archive: zipfile.ZipFile, member: str, handler: _Bounded, survey: Sur
     except _Stop:
         survey.overflow = handler.overflow
         return False
-    except (SAXException, DefusedXmlException, ValueError, OSError, zipfile.BadZipFile, EOFError):
+    except _UNREADABLE:
         survey.unreadable = True
         return False
     return True
 
 
+def _forbid_entity(name: str, *_: object) -> None:
+    raise EntitiesForbidden(name, None, None, None, None, None)
+
+
+def _forbid_external(context: str, base: str | None, sysid: str | None, pubid: str | None) -> None:
+    raise ExternalReferenceForbidden(context, base, sysid, pubid)
+
+
+#: Bytes handed to expat at a time (what xml.sax's reader reads).
+_CHUNK = 2**16 - 20
+
+
 def _sax(stream: IO[bytes], handler: ContentHandler) -> None:
-    parser = defusedxml.sax.make_parser()
-    parser.setContentHandler(handler)
-    parser.setFeature("http://xml.org/sax/features/namespaces", False)
-    parser.setFeature("http://xml.org/sax/features/external-general-entities", False)
-    parser.parse(stream)
+    """Stream ``stream`` through ``handler``'s startElement, endElement and characters (attributes as a dict,
+    names as written: no namespace processing), refusing entity declarations and external references as
+    defusedxml's SAX reader does; malformed XML raises :class:`expat.ExpatError`."""
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = handler.startElement
+    parser.EndElementHandler = handler.endElement
+    parser.CharacterDataHandler = handler.characters
+    parser.EntityDeclHandler = _forbid_entity
+    parser.UnparsedEntityDeclHandler = _forbid_entity
+    parser.ExternalEntityRefHandler = _forbid_external
+    parser.SkippedEntityHandler = lambda *_: None
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
+    while chunk := stream.read(_CHUNK):
+        parser.Parse(chunk, False)
+    parser.Parse(b"", True)
 
 
 class _Collect(ContentHandler):
@@ -355,7 +420,7 @@ def survey_xlsx(archive: zipfile.ZipFile, limits: Limits) -> Survey:
                 path = target.lstrip("/") if target.startswith("/") else joined
                 targets[rel.get("Id", "")] = (path, rel.get("Type", ""))
         sheets = _collect(archive, book_part, "sheet")
-    except (SAXException, DefusedXmlException, ValueError, OSError, zipfile.BadZipFile, EOFError, KeyError):
+    except (*_UNREADABLE, KeyError):
         survey.unreadable = True
         return survey
     total = [0]
@@ -392,5 +457,5 @@ def ods_is_encrypted(archive: zipfile.ZipFile) -> bool:
         return False
     try:
         return bool(_collect(archive, "META-INF/manifest.xml", "encryption-data"))
-    except (SAXException, DefusedXmlException, ValueError, OSError, zipfile.BadZipFile, EOFError):
+    except _UNREADABLE:
         return False

@@ -208,12 +208,17 @@ def read_table(
         problems.add(_unknown_headers(unknown, header_row, where))
     records: list[dict[str, Any]] = []
     index: list[int] = []
+    columns = list(mapping.items())
+    entered = [key for key in mapping if not schema.column(key).computed]  # what the player typed
     for row_number in range(header_row + 1, len(grid.rows) + 1):
-        record = {key: grid.value(row_number, col) for key, col in mapping.items()}
-        if all(v is None for key, v in record.items() if not schema.column(key).computed):
+        cells = grid.rows[row_number - 1]
+        width = len(cells)
+        record = {key: clean(cells[col - 1]) if col <= width else None for key, col in columns}
+        if all(record[key] is None for key in entered):
             continue  # blank, apart from the template's own formulas
-        for key, value in record.items():
-            if not schema.column(key).computed and _unusable(value):
+        for key in entered:
+            value = record[key]
+            if _unusable(value):
                 problems.add(_unusable_problem(value, f"{get_column_letter(mapping[key])}{row_number}",
                                                row_number, where))
                 record[key] = None

@@ -40,3 +40,29 @@ def test_indexes_follow_every_change_and_every_copy() -> None:
             assert world.present(probe) == scan_present(world, probe)
             assert list(world.present(probe)) == list(scan_present(world, probe))  # same order
             assert world.neighbours(probe) == scan_neighbours(world, probe)
+
+
+def test_a_copy_and_its_original_keep_their_own_squares() -> None:
+    """A copy shares the squares' index until one of them is written to: a write to either leaves the other
+    answering as its own squares do (moved, removed, cleared, on both sides, over several generations)."""
+    rng = random.Random(5)
+    squares = {f"S{x}-{y}": Square(f"S{x}-{y}", x, y, 10) for x in range(1, 6) for y in range(1, 6)}
+    worlds = [World(dict(squares), {}, {})]
+    for _ in range(400):
+        world = rng.choice(worlds)
+        action = rng.random()
+        names = sorted(world.squares)
+        if action < 0.3:
+            worlds.append(world.copy())
+        elif action < 0.7 and names:
+            square = rng.choice(names)
+            world.squares[square] = Square(square, rng.randint(1, 6), rng.randint(1, 6), 10)
+        elif action < 0.9 and names:
+            world.squares.pop(rng.choice(names))
+        elif action < 0.95:
+            world.squares.clear()
+        else:
+            world.squares.update({"N": Square("N", 3, 3, 1)})
+        for each in worlds:
+            for probe in sorted(each.squares)[:6]:
+                assert each.neighbours(probe) == scan_neighbours(each, probe)

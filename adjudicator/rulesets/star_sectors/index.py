@@ -3,7 +3,8 @@
 :class:`Fleets` is the ``(faction, square) → R`` dict of the world, which also keeps every square's fleets
 (so "who is in C4" does not scan every fleet); :class:`Squares` is the ``id → Square`` dict, which also keeps
 the squares by coordinates (so "the neighbours of C4" does not scan the map). Both stay plain dicts to read,
-update their index on every write, and copy (``copy.deepcopy``) as the dicts they are.
+update their index on every write, and copy (``copy.deepcopy``) as the dicts they are; a copy of
+:class:`Squares` shares its index until one of the two is written to.
 """
 
 from __future__ import annotations
@@ -89,12 +90,19 @@ class Squares(dict):
     def __init__(self, items: Iterable[tuple[str, Any]] | dict = ()) -> None:
         super().__init__()
         self._by_xy: dict[tuple[int, int], dict[str, None]] = {}
+        self._shared = False  # the index is shared with a copy: made its own before a write
         self.update(items)
+
+    def _own_index(self) -> None:
+        if self._shared:
+            self._by_xy = {xy: dict(here) for xy, here in self._by_xy.items()}
+            self._shared = False
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (self.__class__, (dict(self),))
 
     def __setitem__(self, key: str, square: Any) -> None:
+        self._own_index()
         if key in self:
             self._forget(key)
         super().__setitem__(key, square)
@@ -105,6 +113,7 @@ class Squares(dict):
         super().__delitem__(key)
 
     def _forget(self, key: str) -> None:
+        self._own_index()
         old = self[key]
         here = self._by_xy.get((old.x, old.y))
         if here is not None:
@@ -138,12 +147,16 @@ class Squares(dict):
 
     def clear(self) -> None:
         super().clear()
-        self._by_xy.clear()
+        self._by_xy = {}
+        self._shared = False
 
     def copy(self) -> Squares:
+        """A copy at C speed: the squares' index is shared until either of them is written to (a faction's world
+        is copied from the turn's snapshot for every faction checked, and nothing writes to its squares)."""
         new = Squares()
         dict.update(new, self)
-        new._by_xy = {xy: dict(here) for xy, here in self._by_xy.items()}
+        new._by_xy = self._by_xy
+        new._shared = self._shared = True
         return new
 
     def at(self, x: int, y: int) -> Iterator[str]:

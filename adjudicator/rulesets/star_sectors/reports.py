@@ -68,11 +68,12 @@ class Reporter(reporting.Reporter):
 
     # ------------------------------------------------------------ pieces
     def thefts(self) -> list[list[Any]]:
-        rows = []
-        for faction, row, order in theft_rows(self.orders):
-            if isinstance(self.outcomes.get((faction, row)), Done):
-                rows.append([faction, order.get("project"), str(order.get("victim") or "").upper()])
-        return rows
+        if not hasattr(self, "_thefts"):  # the same for every reader: every faction's orders read once a turn
+            self._thefts = []
+            for faction, row, order in theft_rows(self.orders):
+                if isinstance(self.outcomes.get((faction, row)), Done):
+                    self._thefts.append([faction, order.get("project"), str(order.get("victim") or "").upper()])
+        return [list(row) for row in self._thefts]
 
     def income_of(self, faction: str) -> int:
         return sum(
