@@ -81,6 +81,11 @@ class OrderType(Generic[Record, State]):
         rolls dice; it may note in ``state`` what the rows after it must know of it (what a square was asked)."""
         return None
 
+    def foresee(self, state: State, orders: list[Record]) -> None:  # noqa: B027 - optional
+        """Before the first of them is checked: every order of this type the faction gave (read, in step and
+        sheet order), for a rule that looks at all of them at once (Galactic War: a unit a movement row names by
+        its ID is never the one another row takes by its type). It may note in ``state``. Default: nothing."""
+
     def carry_out(self, state: State, order: Record) -> Done:
         """Carry the checked order out on ``state`` (ledger lines and dice through the state)."""
         raise NotImplementedError
@@ -172,12 +177,27 @@ def _items(order_types: Sequence[OrderType[Any, Any]], faction: str, orders: Fac
     return sorted(items, key=lambda item: item[0])
 
 
+def _foresee(state: Any, items: list[tuple[tuple[int, int, int], Any]]) -> None:
+    """Each order type with a ``foresee`` step sees all its orders (the rows ``needs`` lets through), read."""
+    seen: dict[int, tuple[OrderType[Any, Any], list[Any]]] = {}
+    for _, (order_type, rows) in items:
+        if type(order_type).foresee is OrderType.foresee:
+            continue
+        if not order_type.group and _missing(order_type, rows[0]) is not None:
+            continue
+        order = order_type.read_group(rows) if order_type.group else order_type.read(rows[0])
+        seen.setdefault(id(order_type), (order_type, []))[1].append(order)
+    for order_type, orders in seen.values():
+        order_type.foresee(state, orders)
+
+
 def carry_out_orders(ruleset: Ruleset, parameters: Mapping[str, Any], state: Any,
                      orders: FactionOrders) -> list[Carried]:
     """A faction's orders through read, check and carry out, on ``state``, in step and sheet order."""
     carried = []
-    for _, (order_type, rows) in _items(ruleset.order_types, orders.faction, orders, ruleset.order_steps,
-                                        parameters):
+    items = _items(ruleset.order_types, orders.faction, orders, ruleset.order_steps, parameters)
+    _foresee(state, items)
+    for _, (order_type, rows) in items:
         numbers = tuple(r.number for r in rows)
         missing = None if order_type.group else _missing(order_type, rows[0])
         if missing is not None:
@@ -210,6 +230,9 @@ def report(carried: Iterable[Carried], orders: FactionOrders, problems: ProblemL
             column = c.done.column or sheet.schema.columns[0].key
             problems.add(sheet.problem(c.done.code or "W00", c.rows[0], column, c.done.warning,
                                        severity=Severity.WARNING))
+        for note in c.done.notes if c.done is not None else ():
+            problems.add(sheet.problem(note.code, c.rows[0], note.column or sheet.schema.columns[0].key,
+                                       note.message, severity=Severity.WARNING))
 
 
 def check_faction(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, problems: ProblemList) -> None:

@@ -26,6 +26,16 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A warning ``check`` shows at a cell of an order carried out all the same (how a text was read, a default
+    used): a :class:`Done` may carry several, besides its one ``warning``."""
+
+    code: str
+    message: Msg
+    column: str = ""
+
+
+@dataclass(frozen=True)
 class Done:
     """An order row carried out (``partial``: only part of it), with what it cost and a warning if any."""
 
@@ -35,6 +45,7 @@ class Done:
     warning: Msg | None = None  # shown by ``check`` as a warning with ``code`` at ``column``
     code: str = ""
     column: str = ""
+    notes: tuple[Note, ...] = ()  # further warnings of ``check``, each at its own cell; never in the outcome
 
 
 Result = Done | Rejection
