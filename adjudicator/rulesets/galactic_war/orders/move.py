@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.orders import OrderType, Row
@@ -32,6 +32,9 @@ _DNA_WORDS = ("не атаковать", "do not attack", "no atacar", "dna")
 
 @dataclass
 class MoveRow:
+    """A row of the Movement sheet: as written (:func:`read`), then as the snapshot reads its free text
+    (:func:`interpret`)."""
+
     race: str
     row: int
     origin: str
@@ -40,6 +43,7 @@ class MoveRow:
     dna: bool
     pickups: list[tuple[str, list[Wanted]]]
     reading: Msg | None = None  # how a free-text order was read
+    text: str = ""  # the free text as written
 
 
 @dataclass
@@ -86,27 +90,13 @@ def parse_pickups(text: Any) -> list[tuple[str, list[Wanted]]]:
     return out
 
 
-@dataclass(frozen=True)
-class MoveOrder:
-    """A row of the Movement sheet as written: its columns, and the free text taken apart."""
-
-    race: str
-    row: int
-    origin: str
-    wanted: list[Wanted]
-    path: list[str]
-    dna: bool
-    pickups: list[tuple[str, list[Wanted]]]
-    text: str = ""
+def read(race: str, row: int, values: Mapping[str, Any]) -> MoveRow:
+    return MoveRow(race, row, sid(values.get("origin")), parse_units(values.get("units")),
+                   split_path(values.get("path")), values.get("dna") == "Y", parse_pickups(values.get("pickups")),
+                   text=str(values.get("text") or "").strip())
 
 
-def read(race: str, row: int, values: Mapping[str, Any]) -> MoveOrder:
-    return MoveOrder(race, row, sid(values.get("origin")), parse_units(values.get("units")),
-                     split_path(values.get("path")), values.get("dna") == "Y", parse_pickups(values.get("pickups")),
-                     str(values.get("text") or "").strip())
-
-
-def interpret(world: World, order: MoveOrder, reading_rule: str) -> MoveRow | Rejection:
+def interpret(world: World, order: MoveRow, reading_rule: str) -> MoveRow | Rejection:
     """The row against the snapshot: the free text fills whatever explicit column is empty (G3)."""
     origin, wanted, path, dna, reading = order.origin, order.wanted, order.path, order.dna, None
     race, text = order.race, order.text
@@ -135,7 +125,7 @@ def interpret(world: World, order: MoveOrder, reading_rule: str) -> MoveRow | Re
         if not value:
             return Rejection("C03", msg("{column} is required here.", column=msg(_HEADERS[key])), column,
                              msg("Fill in {column} or delete the row.", column=msg(_HEADERS[key])))
-    return MoveRow(race, order.row, origin, wanted, path, dna, order.pickups, reading)
+    return replace(order, origin=origin, wanted=wanted, path=path, dna=dna, reading=reading)
 
 
 _HEADERS = {"origin": "Origin", "units": "Units", "path": "Path"}
@@ -158,7 +148,7 @@ def blocked(world: World, race: str, system: str) -> str | None:
     return None
 
 
-def plan(state: RaceOrders, order: MoveOrder) -> Move | Rejection:
+def plan(state: RaceOrders, order: MoveRow) -> Move | Rejection:
     """The row against the start-of-Movement snapshot and the race's rows accepted before it (MV01–MV09)."""
     row = interpret(state.snapshot, order, str(state.params["free_text_reading"]))
     if isinstance(row, Rejection):
@@ -167,17 +157,17 @@ def plan(state: RaceOrders, order: MoveOrder) -> Move | Rejection:
                   state.named)
 
 
-class MoveType(OrderType[MoveOrder, RaceOrders]):
+class MoveType(OrderType[MoveRow, RaceOrders]):
     """A movement row: checked against the snapshot, carried out at once on the galaxy (§6.1); a row that
     fails a check is rejected whole and its units stay (G23)."""
 
     sheet = schemas.MOVES
     step = "move"
 
-    def read(self, row: Row) -> MoveOrder:
+    def read(self, row: Row) -> MoveRow:
         return read(row.faction, row.number, row.values)
 
-    def foresee(self, state: RaceOrders, orders: list[MoveOrder]) -> None:
+    def foresee(self, state: RaceOrders, orders: list[MoveRow]) -> None:
         """A unit one row names by its ID is never the one another row takes by its type."""
         rule = str(state.params["free_text_reading"])
         for order in orders:
@@ -185,11 +175,11 @@ class MoveType(OrderType[MoveOrder, RaceOrders]):
             if isinstance(row, MoveRow):
                 state.named |= {w.unit_id for w in row.wanted if w.unit_id}
 
-    def check(self, state: RaceOrders, order: MoveOrder) -> Rejection | None:
+    def check(self, state: RaceOrders, order: MoveRow) -> Rejection | None:
         move = plan(state, order)
         return move if isinstance(move, Rejection) else None
 
-    def carry_out(self, state: RaceOrders, order: MoveOrder) -> Done:
+    def carry_out(self, state: RaceOrders, order: MoveRow) -> Done:
         move = plan(state, order)
         assert isinstance(move, Move)  # checked
         for unit in [*move.units, *(u for _, loaded in move.loads for u in loaded)]:
