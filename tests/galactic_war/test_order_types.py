@@ -88,3 +88,15 @@ def test_the_planted_rows_leave_no_trace() -> None:
     for key in ("tables", "ledger", "dice", "reports", "gm_reports"):
         assert planted[key] == plain[key], key
     assert len(plain["ledger"]) > 10 and len(plain["dice"]) > 10
+
+
+def test_the_dropdowns_are_the_presentation_s_alone() -> None:
+    ruleset = find_ruleset("galactic_war")
+    presentation = ruleset.presentation()
+    assert type(presentation).__module__ == "adjudicator.rulesets.galactic_war.presentation"
+    assert "choice_lists" in type(presentation).__dict__ and "choice_lists" not in type(ruleset).__dict__
+    campaign = resolve_case(testing.load_example(ROOT / "examples" / "galactic_war" / "scenario.toml"),
+                            ruleset).campaign
+    lists = ruleset.choice_lists(campaign, "ALPHA")
+    assert lists == presentation.choice_lists(campaign, "ALPHA")
+    assert lists["scope"][0] == "ALL" and "13" in lists["origin"] and "MARS" in lists["planet"]

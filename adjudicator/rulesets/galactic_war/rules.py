@@ -33,6 +33,7 @@ from adjudicator.rulesets.galactic_war.phases.invasion import run_invasions
 from adjudicator.rulesets.galactic_war.phases.movement import lose_fighters_without_room
 from adjudicator.rulesets.galactic_war.phases.placement import place_all
 from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext, battles_in
+from adjudicator.rulesets.galactic_war.presentation import GalacticWarPresentation
 from adjudicator.rulesets.galactic_war.reports import Reporter
 from adjudicator.rulesets.galactic_war.state import World, world_from_tables, world_to_tables
 from adjudicator.sheets import records
@@ -71,14 +72,10 @@ class GalacticWar(Ruleset):
 
         return [odds_command]
 
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        world = world_from_tables(campaign.tables, campaign.parameters)
-        systems = sorted(world.systems)
-        return {"origin": systems, "system": systems, "scope": ["ALL", *systems],
-                "planet": sorted(world.planets)}
-
     order_types = ORDER_TYPES
     order_steps = ORDER_STEPS
+
+    presentation_type = GalacticWarPresentation
 
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> RaceOrders:
         """The race's orders against the start-of-Movement snapshot, its moves on a galaxy of its own (``check``,
