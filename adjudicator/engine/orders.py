@@ -81,14 +81,14 @@ class OrderType(Generic[Record, State]):
         rolls dice; it may note in ``state`` what the rows after it must know of it (what a square was asked)."""
         return None
 
+    def foresee(self, state: State, orders: list[Record]) -> None:  # noqa: B027 - optional
+        """Before the first of them is checked: every order of this type the faction gave (read, in step and
+        sheet order), for a rule that looks at all of them at once (Galactic War: a unit a movement row names by
+        its ID is never the one another row takes by its type). It may note in ``state``. Default: nothing."""
+
     def carry_out(self, state: State, order: Record) -> Done:
         """Carry the checked order out on ``state`` (ledger lines and dice through the state)."""
         raise NotImplementedError
-
-    def declare(self, state: State, rows: list[Row]) -> None:  # noqa: B027 - optional
-        """What these rows (one order of this type) declare up front, noted in ``state`` before any order of the
-        faction is checked (units an order of a later step commits, which no order checked before it may use).
-        Default: nothing."""
 
     def refused(self, state: State, order: Record, rejections: list[Rejection]) -> None:  # noqa: B027 - optional
         """What a refused order still does by the rules (Coordinated Orders' C2: an illegal order spends its
@@ -178,13 +178,26 @@ def _items(order_types: Sequence[OrderType[Any, Any]], faction: str, orders: Fac
     return sorted(items, key=lambda item: item[0])
 
 
+def _foresee(state: Any, items: list[tuple[tuple[int, int, int], Any]]) -> None:
+    """Each order type with a ``foresee`` step sees all its orders (the rows ``needs`` lets through), read."""
+    seen: dict[int, tuple[OrderType[Any, Any], list[Any]]] = {}
+    for _, (order_type, rows) in items:
+        if type(order_type).foresee is OrderType.foresee:
+            continue
+        if not order_type.group and _missing(order_type, rows[0]) is not None:
+            continue
+        order = order_type.read_group(rows) if order_type.group else order_type.read(rows[0])
+        seen.setdefault(id(order_type), (order_type, []))[1].append(order)
+    for order_type, orders in seen.values():
+        order_type.foresee(state, orders)
+
+
 def carry_out_orders(ruleset: Ruleset, parameters: Mapping[str, Any], state: Any,
                      orders: FactionOrders) -> list[Carried]:
     """A faction's orders through read, check and carry out, on ``state``, in step and sheet order."""
     carried = []
     items = _items(ruleset.order_types, orders.faction, orders, ruleset.order_steps, parameters)
-    for _, (order_type, rows) in items:
-        order_type.declare(state, rows)
+    _foresee(state, items)
     for _, (order_type, rows) in items:
         numbers = tuple(r.number for r in rows)
         missing = None if order_type.group else _missing(order_type, rows[0])
@@ -214,10 +227,17 @@ def report(carried: Iterable[Carried], orders: FactionOrders, problems: ProblemL
         for rejection in c.rejections:
             if not rejection.quiet:
                 problems.add(rejection_problem(sheet, rejection.row or c.rows[0], rejection))
-        for row, done in ((c.done.each or ((c.rows[0], c.done),)) if c.done is not None else ()):
-            if done.warning is not None:
-                column = done.column or sheet.schema.columns[0].key
-                problems.add(sheet.problem(done.code or "W00", row, column, done.warning, severity=Severity.WARNING))
+        if c.done is None:
+            continue
+        # a group's own result at its first row, and each row's own where the group gives them (Done.each)
+        for row, done in ((c.rows[0], c.done), *c.done.each):
+            first = sheet.schema.columns[0].key
+            if done.warning is not None and not (c.done.each and done is c.done):
+                problems.add(sheet.problem(done.code or "W00", row, done.column or first, done.warning,
+                                           severity=Severity.WARNING))
+            for note in done.notes:
+                problems.add(sheet.problem(note.code, row, note.column or first, note.message,
+                                           severity=Severity.WARNING))
 
 
 def check_faction(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, problems: ProblemList) -> None:

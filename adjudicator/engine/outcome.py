@@ -26,6 +26,16 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A warning ``check`` shows at a cell of an order carried out all the same (how a text was read, a default
+    used): a :class:`Done` may carry several, besides its one ``warning``."""
+
+    code: str
+    message: Msg
+    column: str = ""
+
+
+@dataclass(frozen=True)
 class Done:
     """An order row carried out (``partial``: only part of it), with what it cost and a warning if any."""
 
@@ -38,6 +48,7 @@ class Done:
     #: A group's own result for some of its rows ((row, Done) pairs: each step of a jumpship's chain); the other
     #: rows of the group get this Done itself.
     each: tuple[tuple[int, Done], ...] = ()
+    notes: tuple[Note, ...] = ()  # further warnings of ``check``, each at its own cell; never in the outcome
 
 
 Result = Done | Rejection

@@ -15,13 +15,15 @@ import pytest
 
 from adjudicator import rules_data
 from adjudicator.campaign import pipeline
+from adjudicator.dice import Dice
+from adjudicator.engine.orders import Row, carry_out_orders
+from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import FactionOrders, TurnResult
+from adjudicator.ledger import Ledger
 from adjudicator.problems import Severity
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.combat import Member, Side
-from adjudicator.rulesets.galactic_war.orders.battle_plan import plan_book
-from adjudicator.rulesets.galactic_war.orders.move import check_rows, read_row
-from adjudicator.rulesets.galactic_war.state import world_from_tables
+from adjudicator.rulesets.galactic_war.orders.move import Move, MoveType, plan
 from adjudicator.scenario import campaign_from_data
 from tests.galactic_war.kit import (
     ScriptedDice,
@@ -193,10 +195,12 @@ def test_carried_fighters_fight_in_space_and_survive_their_transport_cargo_dies_
 def test_cargo_left_in_space_can_be_picked_up() -> None:
     data = gw([("T2", "BETA", "TRANSPORT", "3")], extra=[{"id": "BG1", "race": "BETA", "type": "GF", "system": "3"}])
     _, campaign = campaign_from_data(data)
-    world = world_from_tables(campaign.tables, campaign.parameters)
-    row = read_row(world, "BETA", 2, {"origin": "3", "units": "T2", "path": "4", "pickups": "3:BG1"}, "AUTO")
-    checked = check_rows(world, [row], campaign.parameters)  # type: ignore[list-item]
-    assert [[u.id for u in loaded] for _, loaded in checked[2].loads] == [["BG1"]]  # type: ignore[union-attr]
+    state = find_ruleset("galactic_war").order_state(campaign, "BETA", Ledger(campaign.turn),
+                                                     Dice(campaign.seed, campaign.turn))
+    order = MoveType().read(Row("BETA", "moves", 2, {"origin": "3", "units": "T2", "path": "4", "pickups": "3:BG1"}))
+    move = plan(state, order)
+    assert isinstance(move, Move)
+    assert [[u.id for u in loaded] for _, loaded in move.loads] == [["BG1"]]
 
 
 # ------------------------------------------------------------------------------------- invasions
@@ -402,11 +406,15 @@ def test_b01_malformed_battle_plans_are_warnings_at_their_cells(tmp_path: Path) 
 
 def test_b01_a_malformed_field_falls_back_to_its_default_and_the_rest_of_the_row_holds() -> None:
     _, campaign = campaign_from_data(gw([("A1", "ALPHA", "CRUISER", "2")]))
-    world = world_from_tables(campaign.tables, campaign.parameters)
+    ruleset = find_ruleset("galactic_war")
+    state = ruleset.order_state(campaign, "ALPHA", Ledger(campaign.turn), Dice(campaign.seed, campaign.turn))
     sheet = typed(schemas.BATTLE_PLAN, [{"scope": "ALL", "retreat_if": "OWN_SHIPS<=two", "retreat_to": "4, 99",
                                          "space_casualties": "Transport"}], "ALPHA.xlsx")
-    book, problems = plan_book(world, FactionOrders("ALPHA", "ALPHA.xlsx", {"battle_plan": sheet}))
-    assert [p.code for p in problems] == ["B01", "B01"]
+    [carried] = carry_out_orders(ruleset, campaign.parameters, state,
+                                 FactionOrders("ALPHA", "ALPHA.xlsx", {"battle_plan": sheet}))
+    assert carried.done is not None and [(n.code, n.column) for n in carried.done.notes] == [
+        ("B01", "retreat_if"), ("B01", "retreat_to")]
+    book = state.plans
     assert (book.default.retreat_if, book.default.retreat_to, book.default.space) == ((), ["4"], ["TRANSPORT"])
 
 

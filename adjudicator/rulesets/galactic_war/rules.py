@@ -2,6 +2,10 @@
 
 Movement (simultaneous, checked against the start-of-Movement snapshot), space battles in every system
 where races meet, invasions, and the placement of the units the Rulers bought (GM input).
+
+A race's orders are the order types of ``orders/`` (:data:`ORDER_TYPES`): the engine checks its rows with them
+for ``check`` exactly as :meth:`GalacticWar.resolve` carries them out for ``run``; the segments that are not one
+race's orders (the battles, the invasions, the placement) are the phases of ``phases/``.
 """
 
 from __future__ import annotations
@@ -10,61 +14,41 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.dice import Dice
+from adjudicator.engine.orders import carry_out_orders, results_by_row
+from adjudicator.engine.outcome import Result
 from adjudicator.engine.outcome import outcomes as engine_outcomes
-from adjudicator.engine.outcome import rejection_problem
-from adjudicator.engine.ruleset import (
-    Campaign,
-    FactionOrders,
-    Ruleset,
-    SheetRows,
-    TurnInput,
-    TurnResult,
-)
-from adjudicator.i18n import N_, Msg, msg, msg_n
-from adjudicator.problems import Problem, ProblemList, Severity
+from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
+from adjudicator.i18n import N_, Msg, msg
+from adjudicator.ledger import Ledger
+from adjudicator.problems import Problem, Severity
 from adjudicator.rulesets.galactic_war import schemas
-from adjudicator.rulesets.galactic_war.odds import exact
-from adjudicator.rulesets.galactic_war.orders import invasion as invasion_orders
-from adjudicator.rulesets.galactic_war.orders import move as move_orders
-from adjudicator.rulesets.galactic_war.orders.battle_plan import plan_book
-from adjudicator.rulesets.galactic_war.orders.common import Done, Rejection, unknown_system
+from adjudicator.rulesets.galactic_war.orders.battle_plan import BattlePlanType
+from adjudicator.rulesets.galactic_war.orders.common import Galaxy, RaceOrders
+from adjudicator.rulesets.galactic_war.orders.invasion import InvasionType
+from adjudicator.rulesets.galactic_war.orders.move import MOVEMENT, MoveType
+from adjudicator.rulesets.galactic_war.orders.stance import StanceType
 from adjudicator.rulesets.galactic_war.phases.books import Books, balances
-from adjudicator.rulesets.galactic_war.phases.invasion import contest_for, run_invasions
+from adjudicator.rulesets.galactic_war.phases.invasion import run_invasions
+from adjudicator.rulesets.galactic_war.phases.movement import lose_fighters_without_room
 from adjudicator.rulesets.galactic_war.phases.placement import place_all
 from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext, battles_in
+from adjudicator.rulesets.galactic_war.presentation import GalacticWarPresentation
 from adjudicator.rulesets.galactic_war.reports import Reporter
-from adjudicator.rulesets.galactic_war.state import World, sid, world_from_tables, world_to_tables
+from adjudicator.rulesets.galactic_war.state import World, world_from_tables, world_to_tables
 from adjudicator.sheets import records
 
-MOVEMENT = N_("movement")
-OutcomeKey = tuple[str, str, int]  # race, sheet key, row
+__all__ = ["MOVEMENT", "ORDER_STEPS", "ORDER_TYPES", "GalacticWar"]
+
+#: Every order of a race's workbook, and when its rows are taken: the moves, the stances (after the moves: a
+#: stance covers the ships that stayed), the battle plans, then the invasions (checked with the plans and the
+#: race's own moves in mind).
+ORDER_TYPES = (MoveType(), StanceType(), BattlePlanType(), InvasionType())
+ORDER_STEPS = ("move", "stance", "plan", "invasion")
 
 
-def valid_rows(orders: FactionOrders | None, key: str) -> tuple[SheetRows | None, list[tuple[int, dict[str, Any]]]]:
-    sheet = orders.sheets.get(key) if orders else None
-    if sheet is None:
-        return None, []
-    rows = [(n, r) for n, r in records(sheet.frame) if any(v not in (None, "") for v in r.values())]
-    return sheet, rows
-
-
-def movement_of(world: World, race: str, orders: FactionOrders | None, params: dict[str, Any]
-                ) -> tuple[dict[int, move_orders.Move | Rejection], dict[int, Any]]:
-    """A race's movement rows checked against the snapshot, and the readings of free-text orders."""
-    _, rows = valid_rows(orders, "moves")
-    read: list[move_orders.MoveRow] = []
-    out: dict[int, move_orders.Move | Rejection] = {}
-    readings = {}
-    for number, values in rows:
-        parsed = move_orders.read_row(world, race, number, values, str(params["free_text_reading"]))
-        if isinstance(parsed, Rejection):
-            out[number] = parsed
-            continue
-        if parsed.reading is not None:
-            readings[number] = parsed.reading
-        read.append(parsed)
-    out.update(move_orders.check_rows(world, read, params))
-    return out, readings
+def galaxy_of(world: World, ledger: Ledger) -> Galaxy:
+    return Galaxy(world, Books(ledger, world))
 
 
 class GalacticWar(Ruleset):
@@ -88,62 +72,16 @@ class GalacticWar(Ruleset):
 
         return [odds_command]
 
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        world = world_from_tables(campaign.tables, campaign.parameters)
-        systems = sorted(world.systems)
-        return {"origin": systems, "system": systems, "scope": ["ALL", *systems],
-                "planet": sorted(world.planets)}
+    order_types = ORDER_TYPES
+    order_steps = ORDER_STEPS
 
-    # ----------------------------------------------------------------- check
-    def validate_orders(self, campaign: Campaign, faction: str, orders: FactionOrders, problems: ProblemList) -> None:
-        params = campaign.parameters
-        world = world_from_tables(campaign.tables, params)
-        moves, readings = movement_of(world, faction, orders, params)
-        sheet = orders.sheets.get("moves")
-        if sheet is not None:
-            for row, outcome in sorted(moves.items()):
-                if isinstance(outcome, Rejection):
-                    problems.add(_problem(outcome, sheet, row))
-                elif row in readings:
-                    problems.add(Problem("MV10", Severity.WARNING, msg("Order text {reading}.", reading=readings[row]),
-                                         None, file=sheet.file, sheet=sheet.sheet, cell=sheet.cell(row, "text"),
-                                         row=row))
-        stance, rows = valid_rows(orders, "stance")
-        for row, values in rows:
-            if sid(values.get("system")) not in world.systems:
-                problems.add(_problem(unknown_system(sid(values.get("system")), "system"), stance, row))  # type: ignore[arg-type]
-        _, plan_problems = plan_book(world, orders)
-        problems.extend(plan_problems)
-        self._check_invasions(world, faction, orders, moves, params, problems)
+    presentation_type = GalacticWarPresentation
 
-    def _check_invasions(self, world: World, faction: str, orders: FactionOrders,
-                         moves: dict[int, move_orders.Move | Rejection], params: dict[str, Any],
-                         problems: ProblemList) -> None:
-        sheet, rows = valid_rows(orders, "invasions")
-        if sheet is None or not rows:
-            return
-        projected = world.copy()  # the race's own valid moves carried out, nothing else changed
-        move_orders.apply_moves(projected, [m for m in moves.values() if isinstance(m, move_orders.Move)])
-        plans, _ = plan_book(world, orders)
-        for row, values in rows:
-            landing = invasion_orders.read_row(faction, row, values)
-            refused = invasion_orders.static_check(world, landing)
-            if refused:
-                problems.add(_problem(refused, sheet, row))
-                continue
-            checked = invasion_orders.check(projected, landing, params)
-            where = {"file": sheet.file, "sheet": sheet.sheet, "cell": sheet.cell(row, "odds"), "row": row}
-            if isinstance(checked, Rejection):
-                problems.add(Problem(checked.code, Severity.WARNING, msg(
-                    "If nothing else changes before the Invasion, this row will be refused: {reason}",
-                    reason=checked.message), None, **where))  # type: ignore[arg-type]
-                continue
-            if not checked.landers or world.planets[landing.planet].owner == faction:
-                continue
-            odds = exact(contest_for(projected, checked, {faction: plans}, params)).invasion_success or 0.0
-            problems.add(Problem("I00", Severity.WARNING, msg(
-                "Chance of conquering {planet}: {odds} (exact, against the defenders there now).",
-                planet=landing.planet, odds=f"{odds * 100:.1f}%"), None, **where))  # type: ignore[arg-type]
+    def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> RaceOrders:
+        """The race's orders against the start-of-Movement snapshot, its moves on a galaxy of its own (``check``,
+        which also shows the odds of its invasions)."""
+        snapshot = world_from_tables(campaign.tables, campaign.parameters)
+        return RaceOrders(snapshot, galaxy_of(snapshot.copy(), ledger), campaign.parameters, faction, advice=True)
 
     def roll_label(self, purpose: str) -> Msg | str:
         from adjudicator.rulesets.galactic_war.dice_viewers import roll_label
@@ -172,109 +110,45 @@ class GalacticWar(Ruleset):
         campaign = turn.campaign
         params = campaign.parameters
         snapshot = world_from_tables(campaign.tables, params)
-        world = snapshot.copy()
-        books = Books(turn.ledger, world)
+        galaxy = galaxy_of(snapshot.copy(), turn.ledger)
         races = sorted(campaign.factions)
-        outcomes: dict[OutcomeKey, Done | Rejection] = {}
-        plans = {race: plan_book(snapshot, turn.orders.get(race))[0] for race in races}
-
-        # 1. Movement: every row against the snapshot, then all at once.
-        valid: list[move_orders.Move] = []
+        results: dict[tuple[str, str, int], Result] = {}
+        states = {}
+        # 1. Movement: each race's orders, the same steps as check, the moves on the one galaxy.
         for race in races:
-            checked, readings = movement_of(snapshot, race, turn.orders.get(race), params)
-            for row, outcome in checked.items():
-                if isinstance(outcome, Rejection):
-                    outcomes[(race, "moves", row)] = outcome
-                    continue
-                valid.append(outcome)
-                text = msg_n("{n} unit moved to {system}.", "{n} units moved to {system}.", len(outcome.units),
-                             system=outcome.route[-1])
-                if row in readings:
-                    text = msg("{done} Order text {reading}.", done=text, reading=readings[row])
-                outcomes[(race, "moves", row)] = Done(text)
-        came_from: dict[str, str] = {}
-        dna: set[str] = set()
-        for move in sorted(valid, key=lambda m: (m.row.race, m.row.row)):
-            came_from.update(move_orders.apply_moves(world, [move]))
-            if move.row.dna:
-                dna |= {u.id for u in move.units}
-            books.record(world, MOVEMENT, msg("Movement to {system}.", system=move.route[-1]),
-                         f"{move.row.race}:moves:row {move.row.row}")
-        for race in races:
-            sheet, rows = valid_rows(turn.orders.get(race), "stance")
-            for row, values in rows:
-                system = sid(values.get("system"))
-                if system not in world.systems:
-                    outcomes[(race, "stance", row)] = unknown_system(system, "system")
-                    continue
-                if values.get("dna") == "Y":
-                    dna |= {u.id for u in world.ships(system, race) if u.id not in came_from}
-                outcomes[(race, "stance", row)] = Done(msg("Stance recorded for {system}.", system=system))
-        self._fighter_capacity(world, params, books)
+            states[race] = state = RaceOrders(snapshot, galaxy, params, race)
+            orders = turn.orders.get(race)
+            if orders is not None:
+                carried = carry_out_orders(self, params, state, orders)
+                results.update({(race, sheet, row): r for (sheet, row), r in results_by_row(carried).items()})
+        world, books = galaxy.world, galaxy.books
+        lose_fighters_without_room(world, params, books)
 
         # 2. Space battles.
-        ctx = BattleContext(snapshot, came_from, dna, plans, params, turn.dice, books)
+        plans = {race: states[race].plans for race in races}
+        ctx = BattleContext(snapshot, galaxy.came_from, galaxy.dna, plans, params, turn.dice, books)
         battles = []
         for system in sorted(world.systems):
             battles += battles_in(world, ctx, system)
 
-        # 3. Invasions.
-        landings = []
-        for race in races:
-            _, rows = valid_rows(turn.orders.get(race), "invasions")
-            for row, values in rows:
-                landing = invasion_orders.read_row(race, row, values)
-                refused = invasion_orders.static_check(snapshot, landing)
-                if refused:
-                    outcomes[(race, "invasions", row)] = refused
-                else:
-                    landings.append(landing)
+        # 3. Invasions: the rows the start of the turn did not refuse, checked again now.
+        landings = [landing for race in races for landing in states[race].landings]
         invasions, landed = run_invasions(world, landings, plans, params, turn.dice, books)
-        outcomes.update({(race, "invasions", row): o for (race, row), o in landed.items()})
+        results.update({(race, "invasions", row): o for (race, row), o in landed.items()})
 
         # 4. Placement of the units the Rulers bought.
-        purchases = turn.gm_input.get("purchases") if turn.gm_input else None
+        purchases = turn.gm_input.get("purchases")
         rows = records(purchases.frame) if purchases else []
-        placements = place_all(world, snapshot, rows, campaign.turn, params, dna, books)
+        placements = place_all(world, snapshot, rows, campaign.turn, params, galaxy.dna, books)
         for placement in placements:
             if placement.problem and purchases is not None:
                 turn.problems.add(Problem(placement.problem[0], Severity.WARNING, placement.problem[1], None,
                                           file=turn.gm_input_file, sheet=purchases.sheet,
                                           cell=purchases.cell(placement.row, "planet"), row=placement.row))
 
-        for race in races:
-            sheet, rows = valid_rows(turn.orders.get(race), "battle_plan")
-            for row, _ in rows:
-                outcomes[(race, "battle_plan", row)] = Done(msg("Battle plan recorded."))
-
         result = TurnResult(
             tables=world_to_tables(world, campaign.tables["factions"], campaign.tables.get("rule_tables"),
                                    campaign.tables.get("systems")),
-            outcomes=engine_outcomes(outcomes),
+            outcomes=engine_outcomes(results),
         )
-        reporter = Reporter(campaign, snapshot, world, battles, invasions, placements, ctx)
-        result.faction_reports = {race: reporter.faction(race) for race in races}
-        result.gm_reports = reporter.gm()
-        return result
-
-    def _fighter_capacity(self, world: World, params: dict[str, Any], books: Books) -> None:
-        """With enforce_fighter_capacity, Fighters beyond their race's Transport room (away from its docks) are lost."""
-        if not params["enforce_fighter_capacity"]:
-            return
-        for system in sorted(world.systems):
-            for race in sorted(world.races_with_ships(system)):
-                if any(p.dock and p.owner == race for p in world.planets_in(system)):
-                    continue
-                ships = world.ships(system, race)
-                room = sum(world.capacity(u.type) for u in ships if u.type in ("TRANSPORT", "WAR_SUN"))
-                others = sum(1 for u in world.in_system(system) if u.race == race and u.aboard
-                             and u.type in ("GF", "PDS"))
-                fighters = [u for u in ships if u.type == "FIGHTER"]
-                for unit in fighters[: max(0, len(fighters) - max(0, room - others))]:
-                    del world.units[unit.id]
-                books.record(world, MOVEMENT, msg("Fighters without Transport room are lost in {system}.",
-                                                  system=system), f"fighters:{system}")
-
-
-def _problem(rejection: Rejection, sheet: SheetRows, row: int) -> Problem:
-    return rejection_problem(sheet, row, rejection)
+        return Reporter(campaign, snapshot, world, battles, invasions, placements, ctx).fill(result, races)

@@ -2,48 +2,62 @@
 
 from __future__ import annotations
 
-from adjudicator.engine.ruleset import FactionOrders
-from adjudicator.i18n import msg
-from adjudicator.problems import Problem, Severity
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.engine.orders import OrderType, Row
+from adjudicator.engine.outcome import Note
+from adjudicator.i18n import Msg, msg
+from adjudicator.rulesets.galactic_war import schemas
+from adjudicator.rulesets.galactic_war.orders.common import Done, RaceOrders
 from adjudicator.rulesets.galactic_war.plans import PlanBook, read_plan
 from adjudicator.rulesets.galactic_war.state import World, sid
-from adjudicator.sheets import records
 
 ALL_WORDS = {"", "ALL", "ВСЕ", "ВСЁ", "TODO", "TODOS", "TODAS"}
+UNIT_TYPES = {"CRUISER", "TRANSPORT", "DREADNOUGHT", "FIGHTER", "GF", "PDS", "DESTROYER", "WAR_SUN"}
 
 
-def plan_book(world: World, orders: FactionOrders | None) -> tuple[PlanBook, list[Problem]]:
-    book = PlanBook()
-    problems: list[Problem] = []
-    sheet = orders.sheets.get("battle_plan") if orders else None
-    if sheet is None:
-        return book, problems
-    for row, values in records(sheet.frame):
-        if not any(values.values()):
-            continue
-        plan, bad = read_plan(values)
-        scope = sid(values.get("scope"))
+@dataclass(frozen=True)
+class PlanRow:
+    row: int
+    values: Mapping[str, Any]
 
-        def warn(column: str, reason: object, r: int = row) -> None:
-            problems.append(Problem("B01", Severity.WARNING,
-                                    msg("Battle plan row {n}: {reason}; default used.", n=r, reason=reason), None,
-                                    file=sheet.file, sheet=sheet.sheet, cell=sheet.cell(r, column), row=r))
 
-        for column, text in bad:
-            warn(column, msg("{value} is not a retreat condition", value=text))
-        for entry in plan.space + plan.ground:
-            if entry not in world.units and entry not in {"CRUISER", "TRANSPORT", "DREADNOUGHT", "FIGHTER", "GF",
-                                                           "PDS", "DESTROYER", "WAR_SUN"}:
-                warn("space_casualties" if entry in plan.space else "ground_casualties",
-                     msg("{value} is neither a unit type nor a unit ID", value=entry))
-        unknown = [s for s in plan.retreat_to if s not in world.systems]
-        if unknown:
-            warn("retreat_to", msg("{value} is not a system", value=", ".join(unknown)))
-            plan.retreat_to = [s for s in plan.retreat_to if s in world.systems]
-        if scope in ALL_WORDS:
-            book.default = plan
-        elif scope in world.systems:
-            book.systems[scope] = plan
-        else:
-            warn("scope", msg("{value} is not a system", value=scope))
-    return book, problems
+def enter(book: PlanBook, world: World, values: Mapping[str, Any]) -> list[tuple[str, Msg]]:
+    """Put a plan row into ``book`` (a later row for the same scope wins); what was malformed, by column."""
+    plan, bad = read_plan(dict(values))
+    scope = sid(values.get("scope"))
+    faults: list[tuple[str, Msg]] = [(column, msg("{value} is not a retreat condition", value=text))
+                                     for column, text in bad]
+    for entry in plan.space + plan.ground:
+        if entry not in world.units and entry not in UNIT_TYPES:
+            faults.append(("space_casualties" if entry in plan.space else "ground_casualties",
+                           msg("{value} is neither a unit type nor a unit ID", value=entry)))
+    unknown = [s for s in plan.retreat_to if s not in world.systems]
+    if unknown:
+        faults.append(("retreat_to", msg("{value} is not a system", value=", ".join(unknown))))
+        plan.retreat_to = [s for s in plan.retreat_to if s in world.systems]
+    if scope in ALL_WORDS:
+        book.default = plan
+    elif scope in world.systems:
+        book.systems[scope] = plan
+    else:
+        faults.append(("scope", msg("{value} is not a system", value=scope)))
+    return faults
+
+
+class BattlePlanType(OrderType[PlanRow, RaceOrders]):
+    """A plan row is never refused: a malformed field is a warning B01 and its default is used."""
+
+    sheet = schemas.BATTLE_PLAN
+    step = "plan"
+
+    def read(self, row: Row) -> PlanRow:
+        return PlanRow(row.number, row.values)
+
+    def carry_out(self, state: RaceOrders, order: PlanRow) -> Done:
+        faults = enter(state.plans, state.snapshot, order.values)
+        return Done(msg("Battle plan recorded."), notes=tuple(
+            Note("B01", msg("Battle plan row {n}: {reason}; default used.", n=order.row, reason=reason), column)
+            for column, reason in faults))

@@ -1,14 +1,49 @@
-"""What the order types share: a rejection, a success, unit lists."""
+"""What the order types share: the state a race's orders are checked against and carried out on, unit lists."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import msg
-from adjudicator.rulesets.galactic_war.plans import unit_type_of
+from adjudicator.rulesets.galactic_war.phases.books import Books
+from adjudicator.rulesets.galactic_war.plans import PlanBook, unit_type_of
 from adjudicator.rulesets.galactic_war.state import Unit, World, sid
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.galactic_war.orders.invasion import Landing
+
+
+@dataclass
+class Galaxy:
+    """The galaxy as the races' moves leave it: the ``world`` they are carried out on (one for every race in
+    ``run``; in ``check``, a copy of the snapshot with the race's own moves), its ledger lines, and what the
+    battles must know of the moves: each moved ship's came-from system, the ships under "Do not attack"."""
+
+    world: World
+    books: Books
+    came_from: dict[str, str] = field(default_factory=dict)
+    dna: set[str] = field(default_factory=set)
+
+
+@dataclass
+class RaceOrders:
+    """One race's orders: every check against the start-of-Movement ``snapshot`` (read only); the moves carried
+    out on the ``galaxy``; the plans and landings kept for the Battle and Invasion segments. ``advice``: the
+    player's ``check``, which also shows the exact odds beside each invasion row."""
+
+    snapshot: World
+    galaxy: Galaxy
+    params: Mapping[str, Any]
+    race: str
+    advice: bool = False
+    named: set[str] = field(default_factory=set)  # units a movement row of the race names by ID
+    claimed: dict[str, int] = field(default_factory=dict)  # unit -> the accepted movement row that moves it
+    plans: PlanBook = field(default_factory=PlanBook)
+    landings: list[Landing] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

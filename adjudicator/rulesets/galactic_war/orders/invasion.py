@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.engine.orders import OrderType, Row
+from adjudicator.engine.outcome import Note
 from adjudicator.i18n import msg
-from adjudicator.rulesets.galactic_war.orders.common import Rejection, Wanted, parse_units, select
+from adjudicator.rulesets.galactic_war import schemas
+from adjudicator.rulesets.galactic_war.orders.common import Done, RaceOrders, Rejection, Wanted, parse_units, select
 from adjudicator.rulesets.galactic_war.state import Unit, World, sid
 
 
@@ -28,7 +32,7 @@ class Checked:
     bombarders: list[Unit]
 
 
-def read_row(race: str, row: int, values: dict[str, Any]) -> Landing:
+def read_row(race: str, row: int, values: Mapping[str, Any]) -> Landing:
     return Landing(race, row, sid(values.get("system")), sid(values.get("planet")), parse_units(values.get("land")),
                    parse_units(values.get("bombard")))
 
@@ -96,3 +100,41 @@ def check(world: World, landing: Landing, params: dict[str, Any], space_owner: s
     if not landers and not bombarders:
         return Rejection("C03", msg("{column} is required here.", column=msg("Land")), "land", None)
     return Checked(landing, landers, bombarders)
+
+
+def advice(state: RaceOrders, landing: Landing) -> Note | None:
+    """What ``check`` says beside an invasion row, at its *Odds (info)* cell: the exact chance of conquest if the
+    race's own moves are carried out and nothing else changes, or why the row would then be refused."""
+    from adjudicator.rulesets.galactic_war.odds import exact
+    from adjudicator.rulesets.galactic_war.phases.invasion import contest_for
+
+    projected = state.galaxy.world
+    checked = check(projected, landing, dict(state.params))
+    if isinstance(checked, Rejection):
+        return Note(checked.code, msg("If nothing else changes before the Invasion, this row will be refused: {reason}",
+                                      reason=checked.message), "odds")
+    if not checked.landers or state.snapshot.planets[landing.planet].owner == landing.race:
+        return None
+    odds = exact(contest_for(projected, checked, {landing.race: state.plans}, dict(state.params))).invasion_success
+    return Note("I00", msg("Chance of conquering {planet}: {odds} (exact, against the defenders there now).",
+                           planet=landing.planet, odds=f"{(odds or 0.0) * 100:.1f}%"), "odds")
+
+
+class InvasionType(OrderType[Landing, RaceOrders]):
+    """An invasion row: what the start of the turn decides is checked now (I02, I06); the rest when the Invasion
+    segment starts, after the space battles (:func:`adjudicator.rulesets.galactic_war.phases.invasion.run_invasions`
+    gives the row its outcome then)."""
+
+    sheet = schemas.INVASIONS
+    step = "invasion"
+
+    def read(self, row: Row) -> Landing:
+        return read_row(row.faction, row.number, row.values)
+
+    def check(self, state: RaceOrders, order: Landing) -> Rejection | None:
+        return static_check(state.snapshot, order)
+
+    def carry_out(self, state: RaceOrders, order: Landing) -> Done:
+        state.landings.append(order)
+        note = advice(state, order) if state.advice else None
+        return Done(msg("Invasion of {planet}.", planet=order.planet), notes=(note,) if note else ())

@@ -1,21 +1,40 @@
 """Movement orders (§4.1, §6.1): the document's free text or explicit columns, checked against the
-positions at the start of Movement (MV01–MV08), carried out simultaneously."""
+positions at the start of Movement (MV01–MV09), carried out simultaneously: every row is checked against the
+snapshot, never against the moves carried out before it."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from adjudicator.i18n import Msg, msg
-from adjudicator.rulesets.galactic_war.orders.common import Rejection, Wanted, parse_units, select, unknown_system
+from adjudicator.engine.orders import OrderType, Row
+from adjudicator.engine.outcome import Note
+from adjudicator.i18n import N_, Msg, msg, msg_n
+from adjudicator.rulesets.galactic_war import schemas
+from adjudicator.rulesets.galactic_war.orders.common import (
+    Done,
+    RaceOrders,
+    Rejection,
+    Wanted,
+    parse_units,
+    select,
+    unknown_system,
+)
 from adjudicator.rulesets.galactic_war.state import Unit, World, sid
+
+#: The phase of the ledger lines of the Movement segment.
+MOVEMENT = N_("movement")
 
 _DNA_WORDS = ("не атаковать", "do not attack", "no atacar", "dna")
 
 
 @dataclass
 class MoveRow:
+    """A row of the Movement sheet: as written (:func:`read`), then as the snapshot reads its free text
+    (:func:`interpret`)."""
+
     race: str
     row: int
     origin: str
@@ -24,6 +43,7 @@ class MoveRow:
     dna: bool
     pickups: list[tuple[str, list[Wanted]]]
     reading: Msg | None = None  # how a free-text order was read
+    text: str = ""  # the free text as written
 
 
 @dataclass
@@ -70,14 +90,16 @@ def parse_pickups(text: Any) -> list[tuple[str, list[Wanted]]]:
     return out
 
 
-def read_row(world: World, race: str, row: int, values: dict[str, Any], reading_rule: str) -> MoveRow | Rejection:
-    """A row of the Movement sheet; the free text fills whatever explicit column is empty."""
-    origin = sid(values.get("origin"))
-    wanted = parse_units(values.get("units"))
-    path = split_path(values.get("path"))
-    dna = values.get("dna") == "Y"
-    reading = None
-    text = str(values.get("text") or "").strip()
+def read(race: str, row: int, values: Mapping[str, Any]) -> MoveRow:
+    return MoveRow(race, row, sid(values.get("origin")), parse_units(values.get("units")),
+                   split_path(values.get("path")), values.get("dna") == "Y", parse_pickups(values.get("pickups")),
+                   text=str(values.get("text") or "").strip())
+
+
+def interpret(world: World, order: MoveRow, reading_rule: str) -> MoveRow | Rejection:
+    """The row against the snapshot: the free text fills whatever explicit column is empty (G3)."""
+    origin, wanted, path, dna, reading = order.origin, order.wanted, order.path, order.dna, None
+    race, text = order.race, order.text
     if text:
         prefix, units, systems, text_dna = parse_free_text(text)
         if not units or not systems:
@@ -103,7 +125,7 @@ def read_row(world: World, race: str, row: int, values: dict[str, Any], reading_
         if not value:
             return Rejection("C03", msg("{column} is required here.", column=msg(_HEADERS[key])), column,
                              msg("Fill in {column} or delete the row.", column=msg(_HEADERS[key])))
-    return MoveRow(race, row, origin, wanted, path, dna, parse_pickups(values.get("pickups")), reading)
+    return replace(order, origin=origin, wanted=wanted, path=path, dna=dna, reading=reading)
 
 
 _HEADERS = {"origin": "Origin", "units": "Units", "path": "Path"}
@@ -126,22 +148,54 @@ def blocked(world: World, race: str, system: str) -> str | None:
     return None
 
 
-def check_rows(world: World, rows: list[MoveRow], params: dict[str, Any]) -> dict[int, Move | Rejection]:
-    """Every row of one race against the start-of-Movement snapshot; MV02 across its rows."""
-    out: dict[int, Move | Rejection] = {}
-    claimed: dict[str, int] = {}
-    wormholes = bool(params["wormholes_adjacent"])
-    explicit = {w.unit_id for r in rows for w in r.wanted if w.unit_id}
-    for row in rows:
-        result = _check(world, row, wormholes, params, claimed, explicit)
-        out[row.row] = result
-        if isinstance(result, Move):
-            for unit in result.units:
-                claimed[unit.id] = row.row
-            for _, loaded in result.loads:
-                for unit in loaded:
-                    claimed[unit.id] = row.row
-    return out
+def plan(state: RaceOrders, order: MoveRow) -> Move | Rejection:
+    """The row against the start-of-Movement snapshot and the race's rows accepted before it (MV01–MV09)."""
+    row = interpret(state.snapshot, order, str(state.params["free_text_reading"]))
+    if isinstance(row, Rejection):
+        return row
+    return _check(state.snapshot, row, bool(state.params["wormholes_adjacent"]), state.params, state.claimed,
+                  state.named)
+
+
+class MoveType(OrderType[MoveRow, RaceOrders]):
+    """A movement row: checked against the snapshot, carried out at once on the galaxy (§6.1); a row that
+    fails a check is rejected whole and its units stay (G23)."""
+
+    sheet = schemas.MOVES
+    step = "move"
+
+    def read(self, row: Row) -> MoveRow:
+        return read(row.faction, row.number, row.values)
+
+    def foresee(self, state: RaceOrders, orders: list[MoveRow]) -> None:
+        """A unit one row names by its ID is never the one another row takes by its type."""
+        rule = str(state.params["free_text_reading"])
+        for order in orders:
+            row = interpret(state.snapshot, order, rule)
+            if isinstance(row, MoveRow):
+                state.named |= {w.unit_id for w in row.wanted if w.unit_id}
+
+    def check(self, state: RaceOrders, order: MoveRow) -> Rejection | None:
+        move = plan(state, order)
+        return move if isinstance(move, Rejection) else None
+
+    def carry_out(self, state: RaceOrders, order: MoveRow) -> Done:
+        move = plan(state, order)
+        assert isinstance(move, Move)  # checked
+        for unit in [*move.units, *(u for _, loaded in move.loads for u in loaded)]:
+            state.claimed[unit.id] = order.row
+        galaxy = state.galaxy
+        galaxy.came_from.update(apply_moves(galaxy.world, [move]))
+        if move.row.dna:
+            galaxy.dna |= {u.id for u in move.units}
+        galaxy.books.record(galaxy.world, MOVEMENT, msg("Movement to {system}.", system=move.route[-1]),
+                            f"{order.race}:moves:row {order.row}")
+        text = msg_n("{n} unit moved to {system}.", "{n} units moved to {system}.", len(move.units),
+                     system=move.route[-1])
+        if move.row.reading is None:
+            return Done(text)
+        return Done(msg("{done} Order text {reading}.", done=text, reading=move.row.reading),
+                    notes=(Note("MV10", msg("Order text {reading}.", reading=move.row.reading), "text"),))
 
 
 def _check(world: World, row: MoveRow, wormholes: bool, params: dict[str, Any], claimed: dict[str, int],
@@ -235,9 +289,7 @@ def _cannot_fly(unit_type: str) -> Rejection:
 
 
 def _label(unit_type: str) -> str:
-    from adjudicator.rulesets.galactic_war.schemas import UNIT_TYPES
-
-    return next((c.label for c in UNIT_TYPES if c.code == unit_type), unit_type)
+    return next((c.label for c in schemas.UNIT_TYPES if c.code == unit_type), unit_type)
 
 
 def apply_moves(world: World, moves: list[Move]) -> dict[str, str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.dice import Dice
-from adjudicator.engine.orders import Row
 from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
 from adjudicator.rulesets.inner_sphere import schemas
@@ -139,9 +138,9 @@ class AgencyOperation(SphereOrder):
     step = "3.4"
     phase = AGENCY
 
-    def declare(self, state: FactionState, rows: list[Row]) -> None:
+    def foresee(self, state: FactionState, orders: list[OrderRow]) -> None:
         """A 352 row commits its regiments before any chain of the state is checked (E-MOV-REGDUP)."""
-        state.plan.committed |= unrest.claims([self.read(r) for r in rows], state.ctx, state.faction)
+        state.plan.committed |= unrest.claims(orders, state.ctx, state.faction)
 
     def assess(self, state: FactionState, order: OrderRow) -> Rejection | Bill:
         ctx = state.ctx
