@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.values import ValueTypeError, read_value
 from adjudicator.i18n import N_, Msg, fold, msg
 from adjudicator.problems import ProblemList
 from adjudicator.sheets import Column, TableSchema
@@ -55,8 +56,8 @@ class RuleTableError(ValueError):
     """Raised when a ruleset's tables cannot be read, or a change of the Rule tables sheet names what they do
     not have or gives a value of the wrong type (``column``: the sheet's column at fault)."""
 
-    def __init__(self, reason: str, column: str = "table") -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Msg | str, column: str = "table") -> None:
+        super().__init__(str(reason))
         self.reason = reason
         self.column = column
 
@@ -146,9 +147,10 @@ def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any 
     if _blank(value):
         return
     try:
-        node[column] = coerce(node[column], value)
-    except ValueError as error:
-        raise RuleTableError(f"{where}{name} {path} {column}: {error}", "value") from None
+        node[column] = read_value(node[column], value)
+    except ValueTypeError as error:
+        raise RuleTableError(msg("{table} | {row} | {column}: {reason}", table=name, row=path, column=column,
+                                 reason=error.reason), "value") from None
 
 
 def _step(node: Any, part: str, failure: str) -> Any:
@@ -159,32 +161,6 @@ def _step(node: Any, part: str, failure: str) -> Any:
     if isinstance(node, list) and part.isdigit() and 1 <= int(part) <= len(node):
         return node[int(part) - 1]
     raise RuleTableError(failure, "row")
-
-
-def coerce(default: Any, value: Any) -> Any:
-    """``value`` (as a workbook cell gives it) in the type of ``default``; ValueError when it does not fit."""
-    if isinstance(default, bool):
-        word = fold(value)
-        if isinstance(value, bool):
-            return value
-        if word in {"true", "yes", "y", "1", "si", "да", "verdadero"}:
-            return True
-        if word in {"false", "no", "n", "0", "нет", "falso"}:
-            return False
-        raise ValueError(f"expected TRUE or FALSE, got {value!r}")
-    if isinstance(default, (int, float)):
-        try:
-            number = float(str(value).replace(",", "."))
-        except ValueError:
-            raise ValueError(f"expected a number, got {value!r}") from None
-        if not math.isfinite(number):
-            raise ValueError(f"expected a number, got {value!r}")
-        if isinstance(default, int):
-            if not number.is_integer():
-                raise ValueError(f"expected a whole number, got {value!r}")
-            return int(number)
-        return number
-    return _word(value)
 
 
 def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems: ProblemList,

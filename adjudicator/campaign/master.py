@@ -162,7 +162,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
                 defaults.resolve({key: r["value"]})
             except ParameterError as exc:
                 overrides.pop(key, None)
-                problems.error("M05", msg("Parameter {key}: {reason}.", key=key, reason=str(exc)),
+                problems.error("M05", msg("Parameter {key}: {reason}.", key=key, reason=exc.reason),
                                msg("Correct the value, or clear it to use the default."),
                                sheet=param_table.sheet, cell=param_table.cell(int(row), "value"), **where)
         parameters = defaults.resolve(overrides)
