@@ -248,6 +248,6 @@ class CoordinatedOrders(Ruleset):
                 out.append(OrderOutcome(r.faction, "reactions", r.row, Status.DONE,
                                         msg("ARO against {id}: {roll}.", id=r.target_ref.upper(), roll=roll)))
             else:
-                out.append(OrderOutcome(r.faction, "reactions", r.row, Status.REJECTED,
-                                        msg("{code}: {reason}", code=j.code, reason=j.reason or "")))
+                out.append(OrderOutcome(r.faction, "reactions", r.row, Status.REJECTED,  # the tab adds the code
+                                        j.reason or msg("ARO lost."), j.code))
         return out

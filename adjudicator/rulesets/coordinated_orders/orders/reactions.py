@@ -101,9 +101,10 @@ class Aro(OrderType[Reaction, Declarations]):
 
 
 def judge(reaction: Reaction, verdict: Verdict | None) -> Judged:
-    """Whether a (valid) ARO stands against the CO it names (A01, A02, A03 for a delay without a Marker)."""
+    """Whether a (valid) ARO stands against the CO it names (A01, A02, A03 for a delay without a Marker, A04 for
+    a CO that does not exist or is illegal)."""
     if verdict is None or not verdict.legal:
-        return Judged(reaction, False, code="A00", reason=msg("There is no legal Coordinated Order {co} to react to.",
+        return Judged(reaction, False, code="A04", reason=msg("There is no legal Coordinated Order {co} to react to.",
                                                               co=reaction.co))
     before = verdict.consumption.before if verdict.consumption else {}
     target = ident(reaction.target_ref)
