@@ -22,6 +22,7 @@ import copy
 import math
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,8 +30,9 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.engine.values import ValueTypeError, read_value
-from adjudicator.i18n import N_, Msg, fold, msg
+from adjudicator.i18n import N_, Msg, msg
 from adjudicator.problems import ProblemList
+from adjudicator.rule_table_words import NO_WORDS, TableWords, package_words, ruleset_words
 from adjudicator.sheets import Column, TableSchema
 
 #: The file of a ruleset's data package that holds its tables.
@@ -56,10 +58,11 @@ class RuleTableError(ValueError):
     """Raised when a ruleset's tables cannot be read, or a change of the Rule tables sheet names what they do
     not have or gives a value of the wrong type (``column``: the sheet's column at fault)."""
 
-    def __init__(self, reason: Msg | str, column: str = "table") -> None:
+    def __init__(self, reason: Msg | str, column: str = "table", hint: Msg | None = None) -> None:
         super().__init__(str(reason))
         self.reason = reason
         self.column = column
+        self.hint = hint
 
 
 @cache
@@ -91,8 +94,9 @@ def default_tables(package: str, name: str = TABLES_FILE) -> dict[str, Any]:
 def rule_tables(package: str, changes: pd.DataFrame | None = None, name: str = TABLES_FILE) -> dict[str, Any]:
     """A ruleset's tables with the campaign's changes (rows of the Rule tables sheet) applied."""
     tables = default_tables(package, name)
+    words = package_words(package) if changes is not None and not changes.empty else NO_WORDS
     for number, change in _changes(changes):
-        apply_change(tables, change, number)
+        apply_change(tables, change, number, words)
     return tables
 
 
@@ -126,41 +130,130 @@ def _word(value: Any) -> str:
     return str(value or "").strip()
 
 
-def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any = None) -> None:
-    """One change laid over ``tables`` (in place): the value replaces the default at table/row/column."""
-    where = f"Rule tables row {number}: " if number is not None else ""
-    name = _word(change.get("table"))
-    if name not in tables:
-        raise RuleTableError(f"{where}no table {name!r} (the tables are {', '.join(sorted(tables))})", "table")
-    node: Any = tables[name]
-    path = _word(change.get("row"))
-    for part in path.split(".") if path else []:
-        node = _step(node, part, f"{where}table {name} has no row {path!r}")
-    if not isinstance(node, dict):
-        raise RuleTableError(f"{where}table {name} has no row {path!r}", "row")
-    column = _word(change.get("column"))
-    if not isinstance(node, dict) or column not in node or isinstance(node[column], (dict, list)):
-        known = ", ".join(k for k, v in node.items() if not isinstance(v, (dict, list)))
-        raise RuleTableError(f"{where}row {path!r} of table {name} has no column {column!r}"
-                             + (f" (its columns are {known})" if known else ""), "column")
+def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any = None,
+                 words: TableWords | None = None) -> None:
+    """One change laid over ``tables`` (in place): the value replaces the default at table/row/column, each read
+    as the GM may type it (``words``: the ruleset's, see :mod:`adjudicator.rule_table_words`)."""
+    try:
+        place = find_place(tables, change, words or NO_WORDS)
+    except RuleTableError as error:
+        raise _numbered(error, number) from None
+    node, column = place.node, place.column
     value = change.get("value")
     if _blank(value):
         return
     try:
         node[column] = read_value(node[column], value)
     except ValueTypeError as error:
-        raise RuleTableError(msg("{table} | {row} | {column}: {reason}", table=name, row=path, column=column,
-                                 reason=error.reason), "value") from None
+        shown = " | ".join((place.table, ".".join(place.row), column))
+        raise _numbered(RuleTableError(msg("{place}: {reason}", place=shown, reason=error.reason), "value"),
+                        number) from None
 
 
-def _step(node: Any, part: str, failure: str) -> Any:
-    if isinstance(node, dict):
-        found = next((k for k in node if fold(str(k)) == fold(part)), None)
-        if found is not None:
-            return node[found]
-    if isinstance(node, list) and part.isdigit() and 1 <= int(part) <= len(node):
-        return node[int(part) - 1]
-    raise RuleTableError(failure, "row")
+def _numbered(error: RuleTableError, number: Any) -> RuleTableError:
+    if number is None:
+        return error
+    return RuleTableError(msg("Rule tables, row {row}: {reason}.", row=_word(number), reason=error.reason),
+                          error.column, error.hint)
+
+
+@dataclass
+class Place:
+    """Where a change of the Rule tables sheet goes: the codes of its table, row (the path of keys) and
+    column, and the row's values (``node``)."""
+
+    table: str
+    row: list[str]
+    column: str
+    node: dict[str, Any]
+
+
+def _nearest(words: TableWords, typed: Any, legal: list[str]) -> Msg | None:
+    near = words.closest(typed, legal)
+    return msg("Did you mean {values}?", values=words.listed(near)) if near else None
+
+
+def _all(words: TableWords, what: str, legal: list[str]) -> Msg | None:
+    if not legal or len(legal) > 30:
+        return None
+    return msg(what, values=words.listed(legal))
+
+
+def find_place(tables: Mapping[str, Any], change: Mapping[str, Any], words: TableWords = NO_WORDS) -> Place:
+    """The table, row and column a change names, read tolerantly (:class:`RuleTableError` at the column at
+    fault, with the closest names in its hint)."""
+    typed_table = _word(change.get("table"))
+    names = list(tables)
+    name = words.read(typed_table, names)
+    if name is None:
+        raise RuleTableError(msg("there is no table {name}", name=typed_table or "…"), "table",
+                             _nearest(words, typed_table, names) or _all(words, N_("The tables are {values}."), names))
+    node: Any = tables[name]
+    typed_row = _word(change.get("row"))
+    parts = [p.strip() for p in typed_row.split(".")] if typed_row else []
+    path: list[str] = []
+    i = 0
+    while i < len(parts):
+        if isinstance(node, dict):
+            rows = [str(k) for k, v in node.items() if isinstance(v, (dict, list))]
+            for j in range(len(parts), i, -1):  # the longest run of parts that names a row ("2.5" may be one)
+                found = words.read(".".join(parts[i:j]), rows)
+                if found is not None:
+                    node, i = node[found], j
+                    path.append(found)
+                    break
+            else:
+                raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row),
+                                     "row", _nearest(words, parts[i], rows) or _all(words, N_("Its rows are {values}."),
+                                                                                      rows))
+        elif isinstance(node, list) and parts[i].isdigit() and 1 <= int(parts[i]) <= len(node):
+            node = node[int(parts[i]) - 1]
+            path.append(parts[i])
+            i += 1
+        else:
+            raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row),
+                                 "row", msg("Write the item's number after a point, from 1 to {n}.",
+                                            n=len(node)) if isinstance(node, list) else None)
+    if not isinstance(node, dict):
+        raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row or "…"),
+                             "row", _all(words, N_("Its rows are {values}."), [str(k) for k in node]
+                                         if isinstance(node, dict) else []))
+    typed_column = _word(change.get("column"))
+    columns = [str(k) for k, v in node.items() if not isinstance(v, (dict, list))]
+    column = words.read(typed_column, columns)
+    if column is None:
+        raise RuleTableError(msg("row {row} of table {table} has no column {column}", row=typed_row or "…",
+                                 table=words.listed([name]), column=typed_column or "…"), "column",
+                             _nearest(words, typed_column, columns) or _all(words, N_("Its columns are {values}."),
+                                                                            columns))
+    return Place(name, path, column, node)
+
+
+def shown_change(tables: Mapping[str, Any], change: Mapping[str, Any], words: TableWords, lang: str) -> list[Any]:
+    """A change's table, row and column in the reader's words (as typed where they name nothing), and its value."""
+    try:
+        place = find_place(tables, change, words)
+    except RuleTableError:
+        return [change.get(k) for k in ("table", "row", "column", "value")]
+    return [words.shown(place.table, lang), ".".join(words.shown(p, lang) for p in place.row),
+            words.shown(place.column, lang), change.get("value")]
+
+
+def shown_rows(ruleset: Any, frame: pd.DataFrame | None, lang: str) -> list[list[Any]]:
+    """The rows of the Rule tables sheet of ``ruleset``'s campaign, written in ``lang``."""
+    if frame is None or frame.empty or not ships_tables(ruleset.data_package):
+        return []
+    words, tables = ruleset_words(ruleset), default_tables(ruleset.data_package)
+    rows = []
+    for record in frame.to_dict("records"):
+        change = {k: (None if _blank(record.get(k)) else record.get(k)) for k in ("table", "row", "column", "value")}
+        if all(v is None for v in change.values()):
+            continue
+        value = change["value"]
+        if isinstance(value, float) and value.is_integer():
+            change["value"] = int(value)
+        rows.append(shown_change(tables, change, words, lang))
+    return rows
 
 
 def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems: ProblemList,
@@ -176,12 +269,14 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
         problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(frame.index[0]), reason=str(error)),
                        None, file=file, sheet=sheet.sheet)
         return
+    words = package_words(package)
     for number, change in _changes(frame):
         try:
-            apply_change(tables, change)
+            apply_change(tables, change, words=words)
         except RuleTableError as error:
+            correct = msg("Correct the row (the ruleset's documentation lists its tables), or delete it.")
             problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(number), reason=error.reason),
-                           msg("Correct the row (the ruleset's documentation lists its tables), or delete it."),
+                           msg("{hint} {more}", hint=error.hint, more=correct) if error.hint else correct,
                            file=file, sheet=sheet.sheet, cell=sheet.cell(int(number), error.column), row=int(number))
 
 
