@@ -28,6 +28,7 @@ class TableWords:
 
     labels: Mapping[str, str] = field(default_factory=dict)
     locale: Any = None  # the ruleset's locale folder (its own catalog first), or None
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # other words a dropdown accepts
 
     def _scope(self) -> Any:
         return ruleset_catalog(self.locale) if self.locale is not None else nullcontext()
@@ -41,12 +42,13 @@ class TableWords:
             return gettext_in(lang, label)
 
     def spellings(self, code: str) -> list[str]:
-        """Every way ``code`` is written: its label in each language."""
+        """Every way ``code`` is written: its label in each language, and its dropdown's synonyms."""
         label = self.labels.get(code)
+        more = list(self.synonyms.get(code, ()))
         if label is None:
-            return []
+            return more
         with self._scope():
-            return [label, *(gettext_in(lang, label) for lang in LANGUAGES)]
+            return [label, *(gettext_in(lang, label) for lang in LANGUAGES), *more]
 
     def reader(self, legal: Sequence[str]) -> NameReader:
         return _reader(self, tuple(legal))
@@ -91,16 +93,18 @@ NO_WORDS = TableWords()
 def ruleset_words(ruleset: Any) -> TableWords:
     """The words of ``ruleset``'s tables: its choices' labels by code, and its ``rule_table_words``."""
     labels: dict[str, str] = {}
+    synonyms: dict[str, tuple[str, ...]] = {}
     for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas, *ruleset.state_schemas):
         for column in schema.columns:
             for choice in column.choices:
                 labels.setdefault(choice.code, choice.label)
+                synonyms[choice.code] = (*synonyms.get(choice.code, ()), *choice.synonyms)
     labels.update(getattr(ruleset, "rule_table_words", {}) or {})
     try:
         locale = ruleset.locale() if ruleset.data_package else None
     except (ModuleNotFoundError, TypeError):
         locale = None
-    return TableWords(labels, locale)
+    return TableWords(labels, locale, synonyms)
 
 
 @cache

@@ -11,9 +11,11 @@ A ruleset keeps its tables in ``tables.toml`` of its data package (``Ruleset.dat
 
 The campaign's *Rule tables* sheet (:data:`RULE_TABLES`, a state table the engine gives every ruleset whose data
 package ships ``tables.toml``; the ruleset need not list it) holds the GM's
-changes, one value a row: ``table | row | column | value`` (``regiments | VL | purchase | 60``). A value takes
-the type of the default it replaces (a whole number, a number, TRUE/FALSE or a word); a row that names what
-the tables do not have, or a value of the wrong type, is a :class:`RuleTableError` naming the sheet row.
+changes, one value a row: ``table | row | column | value`` (``regiments | VL | purchase | 60``), written in the
+campaign's words and read back from the GM's in any language (:mod:`adjudicator.rule_table_words`). A value takes
+the type of the default it replaces (:func:`adjudicator.engine.values.read_value`, as the Parameters sheet reads
+its values); a row that names what the tables do not have, or a value of the wrong type, is a
+:class:`RuleTableError` naming the sheet row, with the closest names.
 """
 
 from __future__ import annotations
@@ -190,25 +192,25 @@ def find_place(tables: Mapping[str, Any], change: Mapping[str, Any], words: Tabl
                              _nearest(words, typed_table, names) or _all(words, N_("The tables are {values}."), names))
     node: Any = tables[name]
     typed_row = _word(change.get("row"))
-    parts = [p.strip() for p in typed_row.split(".")] if typed_row else []
+    parts = typed_row.split(".") if typed_row else []  # "AERO.1": an item of a row that holds a list
     path: list[str] = []
     i = 0
     while i < len(parts):
         if isinstance(node, dict):
             rows = [str(k) for k, v in node.items() if isinstance(v, (dict, list))]
             for j in range(len(parts), i, -1):  # the longest run of parts that names a row ("2.5" may be one)
-                found = words.read(".".join(parts[i:j]), rows)
+                found = words.read(".".join(parts[i:j]).strip(), rows)
                 if found is not None:
                     node, i = node[found], j
                     path.append(found)
                     break
             else:
                 raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row),
-                                     "row", _nearest(words, parts[i], rows) or _all(words, N_("Its rows are {values}."),
+                                     "row", _nearest(words, parts[i].strip(), rows) or _all(words, N_("Its rows are {values}."),
                                                                                       rows))
-        elif isinstance(node, list) and parts[i].isdigit() and 1 <= int(parts[i]) <= len(node):
+        elif isinstance(node, list) and parts[i].strip().isdigit() and 1 <= int(parts[i]) <= len(node):
             node = node[int(parts[i]) - 1]
-            path.append(parts[i])
+            path.append(parts[i].strip())
             i += 1
         else:
             raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row),
