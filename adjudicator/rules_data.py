@@ -192,34 +192,34 @@ def find_place(tables: Mapping[str, Any], change: Mapping[str, Any], words: Tabl
                              _nearest(words, typed_table, names) or _all(words, N_("The tables are {values}."), names))
     node: Any = tables[name]
     typed_row = _word(change.get("row"))
+
+    def no_row(hint: Msg | None) -> RuleTableError:
+        return RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row or "…"),
+                              "row", hint)
+
     parts = typed_row.split(".") if typed_row else []  # "AERO.1": an item of a row that holds a list
     path: list[str] = []
     i = 0
     while i < len(parts):
         if isinstance(node, dict):
             rows = [str(k) for k, v in node.items() if isinstance(v, (dict, list))]
-            for j in range(len(parts), i, -1):  # the longest run of parts that names a row ("2.5" may be one)
+            for j in range(len(parts), i, -1):  # the longest run of parts that names a row ("F. Ligera" is one)
                 found = words.read(".".join(parts[i:j]).strip(), rows)
                 if found is not None:
                     node, i = node[found], j
                     path.append(found)
                     break
             else:
-                raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row),
-                                     "row", _nearest(words, parts[i].strip(), rows) or _all(words, N_("Its rows are {values}."),
-                                                                                      rows))
+                raise no_row(_nearest(words, parts[i].strip(), rows) or _all(words, N_("Its rows are {values}."), rows))
         elif isinstance(node, list) and parts[i].strip().isdigit() and 1 <= int(parts[i]) <= len(node):
             node = node[int(parts[i]) - 1]
             path.append(parts[i].strip())
             i += 1
         else:
-            raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row),
-                                 "row", msg("Write the item's number after a point, from 1 to {n}.",
-                                            n=len(node)) if isinstance(node, list) else None)
+            raise no_row(msg("Write the item's number after a point, from 1 to {n}.", n=len(node))
+                         if isinstance(node, list) else None)
     if not isinstance(node, dict):
-        raise RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row or "…"),
-                             "row", _all(words, N_("Its rows are {values}."), [str(k) for k in node]
-                                         if isinstance(node, dict) else []))
+        raise no_row(None)
     typed_column = _word(change.get("column"))
     columns = [str(k) for k, v in node.items() if not isinstance(v, (dict, list))]
     column = words.read(typed_column, columns)
