@@ -48,9 +48,9 @@ RULE_TABLES = TableSchema(
     help=N_("Changes to the tables of the rules, one value a row: table, row, column and the new value "
             "(the ruleset's documentation lists its tables). A blank value keeps the default."),
     columns=(
-        Column("table", N_("Table"), required=True, width=16),
-        Column("row", N_("Row"), required=True, width=12),
-        Column("column", N_("Column"), required=True, width=14),
+        Column("table", N_("Table"), required=True, width=18),
+        Column("row", N_("Row"), required=True, width=30),  # the reader's words: "Saltar (Habilidad Corta Básica)"
+        Column("column", N_("Column"), required=True, width=22),
         Column("value", N_("Value"), width=12),
     ),
 )
