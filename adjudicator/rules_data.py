@@ -11,9 +11,11 @@ A ruleset keeps its tables in ``tables.toml`` of its data package (``Ruleset.dat
 
 The campaign's *Rule tables* sheet (:data:`RULE_TABLES`, a state table the engine gives every ruleset whose data
 package ships ``tables.toml``; the ruleset need not list it) holds the GM's
-changes, one value a row: ``table | row | column | value`` (``regiments | VL | purchase | 60``). A value takes
-the type of the default it replaces (a whole number, a number, TRUE/FALSE or a word); a row that names what
-the tables do not have, or a value of the wrong type, is a :class:`RuleTableError` naming the sheet row.
+changes, one value a row: ``table | row | column | value`` (``regiments | VL | purchase | 60``), written in the
+campaign's words and read back from the GM's in any language (:mod:`adjudicator.rule_table_words`). A value takes
+the type of the default it replaces (:func:`adjudicator.engine.values.read_value`, as the Parameters sheet reads
+its values); a row that names what the tables do not have, or a value of the wrong type, is a
+:class:`RuleTableError` naming the sheet row, with the closest names.
 """
 
 from __future__ import annotations
@@ -22,14 +24,17 @@ import copy
 import math
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import pandas as pd
 
-from adjudicator.i18n import N_, Msg, fold, msg
+from adjudicator.engine.values import ValueTypeError, read_value
+from adjudicator.i18n import N_, Msg, msg
 from adjudicator.problems import ProblemList
+from adjudicator.rule_table_words import NO_WORDS, TableWords, package_words, ruleset_words
 from adjudicator.sheets import Column, TableSchema
 
 #: The file of a ruleset's data package that holds its tables.
@@ -43,9 +48,9 @@ RULE_TABLES = TableSchema(
     help=N_("Changes to the tables of the rules, one value a row: table, row, column and the new value "
             "(the ruleset's documentation lists its tables). A blank value keeps the default."),
     columns=(
-        Column("table", N_("Table"), required=True, width=16),
-        Column("row", N_("Row"), required=True, width=12),
-        Column("column", N_("Column"), required=True, width=14),
+        Column("table", N_("Table"), required=True, width=18),
+        Column("row", N_("Row"), required=True, width=30),  # the reader's words: "Saltar (Habilidad Corta Básica)"
+        Column("column", N_("Column"), required=True, width=22),
         Column("value", N_("Value"), width=12),
     ),
 )
@@ -55,10 +60,11 @@ class RuleTableError(ValueError):
     """Raised when a ruleset's tables cannot be read, or a change of the Rule tables sheet names what they do
     not have or gives a value of the wrong type (``column``: the sheet's column at fault)."""
 
-    def __init__(self, reason: str, column: str = "table") -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Msg | str, column: str = "table", hint: Msg | None = None) -> None:
+        super().__init__(str(reason))
         self.reason = reason
         self.column = column
+        self.hint = hint
 
 
 @cache
@@ -90,8 +96,9 @@ def default_tables(package: str, name: str = TABLES_FILE) -> dict[str, Any]:
 def rule_tables(package: str, changes: pd.DataFrame | None = None, name: str = TABLES_FILE) -> dict[str, Any]:
     """A ruleset's tables with the campaign's changes (rows of the Rule tables sheet) applied."""
     tables = default_tables(package, name)
+    words = package_words(package) if changes is not None and not changes.empty else NO_WORDS
     for number, change in _changes(changes):
-        apply_change(tables, change, number)
+        apply_change(tables, change, number, words)
     return tables
 
 
@@ -125,66 +132,130 @@ def _word(value: Any) -> str:
     return str(value or "").strip()
 
 
-def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any = None) -> None:
-    """One change laid over ``tables`` (in place): the value replaces the default at table/row/column."""
-    where = f"Rule tables row {number}: " if number is not None else ""
-    name = _word(change.get("table"))
-    if name not in tables:
-        raise RuleTableError(f"{where}no table {name!r} (the tables are {', '.join(sorted(tables))})", "table")
-    node: Any = tables[name]
-    path = _word(change.get("row"))
-    for part in path.split(".") if path else []:
-        node = _step(node, part, f"{where}table {name} has no row {path!r}")
-    if not isinstance(node, dict):
-        raise RuleTableError(f"{where}table {name} has no row {path!r}", "row")
-    column = _word(change.get("column"))
-    if not isinstance(node, dict) or column not in node or isinstance(node[column], (dict, list)):
-        known = ", ".join(k for k, v in node.items() if not isinstance(v, (dict, list)))
-        raise RuleTableError(f"{where}row {path!r} of table {name} has no column {column!r}"
-                             + (f" (its columns are {known})" if known else ""), "column")
+def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any = None,
+                 words: TableWords | None = None) -> None:
+    """One change laid over ``tables`` (in place): the value replaces the default at table/row/column, each read
+    as the GM may type it (``words``: the ruleset's, see :mod:`adjudicator.rule_table_words`)."""
+    try:
+        place = find_place(tables, change, words or NO_WORDS)
+    except RuleTableError as error:
+        raise _numbered(error, number) from None
+    node, column = place.node, place.column
     value = change.get("value")
     if _blank(value):
         return
     try:
-        node[column] = coerce(node[column], value)
-    except ValueError as error:
-        raise RuleTableError(f"{where}{name} {path} {column}: {error}", "value") from None
+        node[column] = read_value(node[column], value)
+    except ValueTypeError as error:
+        shown = " | ".join((place.table, ".".join(place.row), column))
+        raise _numbered(RuleTableError(msg("{place}: {reason}", place=shown, reason=error.reason), "value"),
+                        number) from None
 
 
-def _step(node: Any, part: str, failure: str) -> Any:
-    if isinstance(node, dict):
-        found = next((k for k in node if fold(str(k)) == fold(part)), None)
-        if found is not None:
-            return node[found]
-    if isinstance(node, list) and part.isdigit() and 1 <= int(part) <= len(node):
-        return node[int(part) - 1]
-    raise RuleTableError(failure, "row")
+def _numbered(error: RuleTableError, number: Any) -> RuleTableError:
+    if number is None:
+        return error
+    return RuleTableError(msg("Rule tables, row {row}: {reason}.", row=_word(number), reason=error.reason),
+                          error.column, error.hint)
 
 
-def coerce(default: Any, value: Any) -> Any:
-    """``value`` (as a workbook cell gives it) in the type of ``default``; ValueError when it does not fit."""
-    if isinstance(default, bool):
-        word = fold(value)
-        if isinstance(value, bool):
-            return value
-        if word in {"true", "yes", "y", "1", "si", "да", "verdadero"}:
-            return True
-        if word in {"false", "no", "n", "0", "нет", "falso"}:
-            return False
-        raise ValueError(f"expected TRUE or FALSE, got {value!r}")
-    if isinstance(default, (int, float)):
-        try:
-            number = float(str(value).replace(",", "."))
-        except ValueError:
-            raise ValueError(f"expected a number, got {value!r}") from None
-        if not math.isfinite(number):
-            raise ValueError(f"expected a number, got {value!r}")
-        if isinstance(default, int):
-            if not number.is_integer():
-                raise ValueError(f"expected a whole number, got {value!r}")
-            return int(number)
-        return number
-    return _word(value)
+@dataclass
+class Place:
+    """Where a change of the Rule tables sheet goes: the codes of its table, row (the path of keys) and
+    column, and the row's values (``node``)."""
+
+    table: str
+    row: list[str]
+    column: str
+    node: dict[str, Any]
+
+
+def _nearest(words: TableWords, typed: Any, legal: list[str]) -> Msg | None:
+    near = words.closest(typed, legal)
+    return msg("Did you mean {values}?", values=words.listed(near)) if near else None
+
+
+def _all(words: TableWords, what: str, legal: list[str]) -> Msg | None:
+    if not legal or len(legal) > 30:
+        return None
+    return msg(what, values=words.listed(legal))
+
+
+def find_place(tables: Mapping[str, Any], change: Mapping[str, Any], words: TableWords = NO_WORDS) -> Place:
+    """The table, row and column a change names, read tolerantly (:class:`RuleTableError` at the column at
+    fault, with the closest names in its hint)."""
+    typed_table = _word(change.get("table"))
+    names = list(tables)
+    name = words.read(typed_table, names)
+    if name is None:
+        raise RuleTableError(msg("there is no table {name}", name=typed_table or "…"), "table",
+                             _nearest(words, typed_table, names) or _all(words, N_("The tables are {values}."), names))
+    node: Any = tables[name]
+    typed_row = _word(change.get("row"))
+
+    def no_row(hint: Msg | None) -> RuleTableError:
+        return RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row or "…"),
+                              "row", hint)
+
+    parts = typed_row.split(".") if typed_row else []  # "AERO.1": an item of a row that holds a list
+    path: list[str] = []
+    i = 0
+    while i < len(parts):
+        if isinstance(node, dict):
+            rows = [str(k) for k, v in node.items() if isinstance(v, (dict, list))]
+            for j in range(len(parts), i, -1):  # the longest run of parts that names a row ("F. Ligera" is one)
+                found = words.read(".".join(parts[i:j]).strip(), rows)
+                if found is not None:
+                    node, i = node[found], j
+                    path.append(found)
+                    break
+            else:
+                raise no_row(_nearest(words, parts[i].strip(), rows) or _all(words, N_("Its rows are {values}."), rows))
+        elif isinstance(node, list) and parts[i].strip().isdigit() and 1 <= int(parts[i]) <= len(node):
+            node = node[int(parts[i]) - 1]
+            path.append(parts[i].strip())
+            i += 1
+        else:
+            raise no_row(msg("Write the item's number after a point, from 1 to {n}.", n=len(node))
+                         if isinstance(node, list) else None)
+    if not isinstance(node, dict):
+        raise no_row(None)
+    typed_column = _word(change.get("column"))
+    columns = [str(k) for k, v in node.items() if not isinstance(v, (dict, list))]
+    column = words.read(typed_column, columns)
+    if column is None:
+        raise RuleTableError(msg("row {row} of table {table} has no column {column}", row=typed_row or "…",
+                                 table=words.listed([name]), column=typed_column or "…"), "column",
+                             _nearest(words, typed_column, columns) or _all(words, N_("Its columns are {values}."),
+                                                                            columns))
+    return Place(name, path, column, node)
+
+
+def shown_change(tables: Mapping[str, Any], change: Mapping[str, Any], words: TableWords, lang: str) -> list[Any]:
+    """A change's table, row and column in the reader's words (as typed where they name nothing), and its value."""
+    try:
+        place = find_place(tables, change, words)
+    except RuleTableError:
+        return [change.get(k) for k in ("table", "row", "column", "value")]
+    return [words.shown(place.table, lang), ".".join(words.shown(p, lang) for p in place.row),
+            words.shown(place.column, lang), change.get("value")]
+
+
+def shown_rows(ruleset: Any, frame: pd.DataFrame | None, lang: str) -> list[list[Any]]:
+    """The rows of the Rule tables sheet of ``ruleset``'s campaign, written in ``lang``."""
+    if frame is None or frame.empty or not ships_tables(ruleset.data_package):
+        return []
+    words, tables = ruleset_words(ruleset), default_tables(ruleset.data_package)
+    rows = []
+    for record in frame.to_dict("records"):
+        change = {k: (None if _blank(record.get(k)) else record.get(k)) for k in ("table", "row", "column", "value")}
+        if all(v is None for v in change.values()):
+            continue
+        value = change["value"]
+        if isinstance(value, float) and value.is_integer():
+            change["value"] = int(value)
+        rows.append(shown_change(tables, change, words, lang))
+    return rows
 
 
 def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems: ProblemList,
@@ -200,12 +271,14 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
         problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(frame.index[0]), reason=str(error)),
                        None, file=file, sheet=sheet.sheet)
         return
+    words = package_words(package)
     for number, change in _changes(frame):
         try:
-            apply_change(tables, change)
+            apply_change(tables, change, words=words)
         except RuleTableError as error:
+            correct = msg("Correct the row (the ruleset's documentation lists its tables), or delete it.")
             problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(number), reason=error.reason),
-                           msg("Correct the row (the ruleset's documentation lists its tables), or delete it."),
+                           msg("{hint} {more}", hint=error.hint, more=correct) if error.hint else correct,
                            file=file, sheet=sheet.sheet, cell=sheet.cell(int(number), error.column), row=int(number))
 
 

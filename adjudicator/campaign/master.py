@@ -24,7 +24,7 @@ from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg
 from adjudicator.ledger import LedgerLine, ledger_row
 from adjudicator.message_data import dumps, loads
 from adjudicator.problems import ProblemList
-from adjudicator.rules_data import RULE_TABLES, check_changes, retired_parameter
+from adjudicator.rules_data import RULE_TABLES, check_changes, retired_parameter, shown_rows
 from adjudicator.sheets import Column, Kind, TableSchema, records
 from adjudicator.validation import validate_table
 from adjudicator.xlsx.reading import read_table, read_workbook
@@ -165,7 +165,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
                 defaults.resolve({key: r["value"]})
             except ParameterError as exc:
                 overrides.pop(key, None)
-                problems.error("M05", msg("Parameter {key}: {reason}.", key=key, reason=str(exc)),
+                problems.error("M05", msg("Parameter {key}: {reason}.", key=key, reason=exc.reason),
                                msg("Correct the value, or clear it to use the default."),
                                sheet=param_table.sheet, cell=param_table.cell(int(row), "value"), **where)
         parameters = defaults.resolve(overrides)
@@ -275,7 +275,10 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
     _replace_table(wb, PARAMETERS, rows, lang)
     for schema in (factions_schema(ruleset), *ruleset.state_schemas):
         frame = tables.get(schema.key, campaign.tables.get(schema.key))
-        _replace_table(wb, schema, _frame_rows(frame, schema, lang) if frame is not None else [], lang)
+        rows = _frame_rows(frame, schema, lang) if frame is not None else []
+        if schema.key == RULE_TABLES.key:  # the tables, rows and columns in the campaign's words
+            rows = shown_rows(ruleset, frame, lang)
+        _replace_table(wb, schema, rows, lang)
     if _sheet_of(wb, LEDGER) is not None:
         append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
     from adjudicator.campaign.stale_tabs import StaleTabs, stale_note

@@ -3,18 +3,18 @@ the GM in the campaign's Parameters sheet."""
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from adjudicator.i18n import fold
+from adjudicator.engine.values import ValueTypeError, read_value
+from adjudicator.i18n import msg
 
 
-class ParameterError(ValueError):
-    """Raised when a GM's override does not fit the parameter it overrides."""
+class ParameterError(ValueTypeError):
+    """Raised when a GM's override does not fit the parameter it overrides (``reason``: translatable)."""
 
 
 @dataclass(frozen=True)
@@ -27,42 +27,15 @@ class Parameter:
     maximum: float | None = None
 
     def coerce(self, value: Any) -> Any:
-        """The GM's value in the parameter's type, or :class:`ParameterError`."""
-        default = self.default
-        if isinstance(default, bool):
-            word = fold(value)
-            if isinstance(value, bool):
-                return value
-            if word in {"true", "yes", "1", "si", "да", "verdadero", "1.0"}:
-                return True
-            if word in {"false", "no", "0", "нет", "falso", "0.0"}:
-                return False
-            raise ParameterError(f"expected TRUE or FALSE, got {value!r}")
-        if isinstance(default, (int, float)) and not isinstance(default, bool):
-            try:
-                number = float(str(value).replace(",", "."))
-            except ValueError:
-                raise ParameterError(f"expected a number, got {value!r}") from None
-            if not math.isfinite(number):
-                raise ParameterError(f"expected a number, got {value!r}")
-            if isinstance(default, int):
-                if not number.is_integer():
-                    raise ParameterError(f"expected a whole number, got {value!r}")
-                number = int(number)
-            if self.minimum is not None and number < self.minimum:
-                raise ParameterError(f"expected at least {self.minimum}, got {value!r}")
-            if self.maximum is not None and number > self.maximum:
-                raise ParameterError(f"expected at most {self.maximum}, got {value!r}")
-            return number
-        if isinstance(default, dict):
+        """The GM's value in the parameter's type (read as :func:`adjudicator.engine.values.read_value` reads
+        every value of campaign.xlsx), or :class:`ParameterError`."""
+        if isinstance(self.default, dict):
             return parse_table(value)
-        text = str(value).strip()
-        if self.choices:
-            for choice in self.choices:
-                if fold(choice) == fold(text):
-                    return choice
-            raise ParameterError(f"expected one of {', '.join(self.choices)}, got {value!r}")
-        return text
+        try:
+            return read_value(self.default, value, minimum=self.minimum, maximum=self.maximum,
+                              choices=self.choices)
+        except ValueTypeError as error:
+            raise ParameterError(error.reason) from None
 
     def show(self, value: Any) -> Any:
         if isinstance(value, dict):
@@ -83,7 +56,7 @@ def parse_table(value: Any) -> dict[int, int]:
             key, amount = part.split(":")
             table[int(key)] = int(amount)
         except ValueError:
-            raise ParameterError(f"expected pairs like 3:10, 5:25, got {value!r}") from None
+            raise ParameterError(msg("expected pairs like 3:10, 5:25, got {value}", value=text)) from None
     return table
 
 
@@ -121,7 +94,7 @@ class ParameterTable:
         values = self.defaults()
         for key, value in overrides.items():
             if key not in self.parameters:
-                raise ParameterError(f"unknown parameter {key!r}")
+                raise ParameterError(msg("unknown parameter {key}", key=key))
             if value is None or str(value).strip() == "":
                 continue
             values[key] = self.parameters[key].coerce(value)

@@ -202,6 +202,9 @@ class Ruleset(ABC):
     #: How its order workbook looks, apart from its rules: a subclass of
     #: :class:`adjudicator.engine.presentation.Presentation` (None: the default presentation).
     presentation_type: Any = None
+    #: The words of its rule tables' table and column keys in the Rule tables sheet (key -> msgid, e.g.
+    #: ``{"units": N_("Units")}``); a row key's words are the label of the choice with that code.
+    rule_table_words: dict[str, str] = {}  # noqa: RUF012 - a declaration, never changed
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A ruleset whose data package ships ``tables.toml`` gets the campaign's *Rule tables* sheet (the GM's

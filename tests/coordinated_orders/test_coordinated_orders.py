@@ -104,7 +104,7 @@ PLAN_ORDERS = [
     *attack("SA", ["G1", "F3"]),                                  # the Spearhead Idle in a BS Attack
     co("M", "F1", "MOVE", "BS_ATTACK", "Mine", "point 1", head=True),  # Deployable: no common point (R21)
     co("M", "F2", "MOVE", "BS_ATTACK", "Mine", "point 2"),
-    co("AO", "F1", head=True), co("AO", "F2"),                    # AROs lost at run time (A01, A00)
+    co("AO", "F1", head=True), co("AO", "F2"),                    # AROs lost at run time (A01, A04)
     co("G", "A1", head=True), co("G", "H1"), co("G", "F4"),      # Airborne and Hidden Deployment forfeits
     co("R", "I1", head=True), co("R", "I3"),                      # an Irregular HD trooper forfeits its own
 ]
@@ -217,11 +217,11 @@ def test_targetless_or_deployable_tools_need_no_common_point(plan_turn: Path) ->
 
 def test_aros_lost_at_run_time_are_shown_at_their_row_and_spend_nothing(plan_turn: Path) -> None:
     got = aros(plan_turn)
-    assert (got[("AO", "KN1")]["Verdict"], got[("Z", "MZ1")]["Verdict"]) == ("lost (A01)", "lost (A00)")
+    assert (got[("AO", "KN1")]["Verdict"], got[("Z", "MZ1")]["Verdict"]) == ("lost (A01)", "lost (A04)")
     jsa = results(plan_turn, "JSA")
     rows = {r["co"]: i for i, r in enumerate(PLAN_REACTIONS, start=2)}
     assert [outcome_of(jsa, "reactions", rows[c])[0] for c in ("AO", "Z")] == ["rejected"] * 2
-    assert [outcome_of(jsa, "reactions", rows[c])[1][:3] for c in ("AO", "Z")] == ["A01", "A00"]
+    assert [outcome_of(jsa, "reactions", rows[c])[1][:3] for c in ("AO", "Z")] == ["A01", "A04"]
     assert outcome_of(jsa, "reactions", rows["A"])[0] == "done"
     assert [line for line in ledger(plan_turn) if line[0] == "JSA"] == []
 

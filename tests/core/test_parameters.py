@@ -134,7 +134,7 @@ def test_bool_words_for_false(word: Any) -> None:
     assert SWITCH.coerce(word) is False
 
 
-@pytest.mark.parametrize("word", ["maybe", "2", "t", "y", "", "truth", "-1"])
+@pytest.mark.parametrize("word", ["maybe", "2", "t", "", "truth", "-1"])
 def test_bool_rejects_other_words(word: Any) -> None:
     with pytest.raises(ParameterError):
         SWITCH.coerce(word)

@@ -29,7 +29,6 @@ IDENTIFIER = re.compile(r"[\w-]+(?::[\w-]+)+")
 NOT_SCANNED = {
     ("Parameters", "value"),  # parameter values are the codes the GM types (BEFORE_INCOME, none)
     ("Parameters", "default"),
-    ("Rule tables", "row"),  # the keys of the rules' tables the GM types (CRUISER, LIGHT), as the docs list them
 }
 #: Codes a hint teaches the player to type, which the column reads ("GF x3, PDS" in galactic_war's landings).
 TYPED = {"GF", "PDS"}

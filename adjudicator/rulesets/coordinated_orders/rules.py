@@ -26,6 +26,7 @@ from adjudicator.engine.ruleset import (
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.ledger import Ledger
 from adjudicator.problems import Problem, Severity
+from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.coordinated_orders import schemas, skills
 from adjudicator.rulesets.coordinated_orders.facts import (
     FactKey,
@@ -53,6 +54,11 @@ def accounts(game: Game) -> dict[tuple[str, str], int]:
     return out
 
 
+def campaign_skills(campaign: Campaign) -> skills.Skills:
+    """The campaign's Skills: ``tables.toml``'s with its Rule tables sheet laid over them."""
+    return skills.campaign_skills(campaign.tables.get(RULE_TABLES.key))
+
+
 def spent_illegal(v: coordinated.Verdict) -> bool:
     """An illegal CO that still spent a Command Token or a Regular Order (``illegal_co_consumes``, C2)."""
     return v.consumption is not None and bool(v.consumption.tokens or v.consumption.orders)
@@ -69,6 +75,13 @@ class CoordinatedOrders(Ruleset):
     order_schemas = (schemas.ORDERS, schemas.REACTIONS)
     row_groups = {"orders": "co"}  # noqa: RUF012 - a refused row makes its whole Coordinated Order illegal
     gm_input_schemas = (schemas.FACTS,)
+    #: The Rule tables sheet's words for the skills table and its columns (a row is the Skill's dropdown label).
+    rule_table_words = {  # noqa: RUF012 - a declaration, never changed
+        "skills": N_("Skills"), "family": N_("Family"), "form": N_("Form"), "target": N_("Target"),
+        "roll": N_("Roll"), "attack": N_("Attack"), "attribute": N_("Attribute"), "facts": N_("Table facts"),
+        "reveals": N_("Reveals a Marker"), "compare_tool": N_("Same tool"), "common": N_("Common target"),
+        "super_jump": N_("Super-Jump"),
+    }
 
     def account_label(self, account: str) -> Msg | str:
         """The Command Tokens, a combat group's Regular Orders and a trooper's own Order in the reader's words."""
@@ -86,9 +99,8 @@ class CoordinatedOrders(Ruleset):
 
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> Declarations:
         """The faction's declarations against the state before the turn (``check``)."""
-        skills.use(campaign.tables)  # the campaign's Skills (its Rule tables sheet) for the checks that follow
         start = game_from_tables(campaign.tables)
-        return Declarations(start.copy(), start, campaign.parameters, faction)
+        return Declarations(start.copy(), start, campaign.parameters, faction, campaign_skills(campaign))
 
     presentation_type = CoordinatedPresentation
 
@@ -109,7 +121,7 @@ class CoordinatedOrders(Ruleset):
     def resolve(self, turn: TurnInput) -> TurnResult:
         campaign = turn.campaign
         params = campaign.parameters
-        skills.use(campaign.tables)  # the campaign's Skills (its Rule tables sheet) for this resolution
+        table = campaign_skills(campaign)
         start = game_from_tables(campaign.tables)
         game = start.copy()
         verdicts: list[coordinated.Verdict] = []
@@ -117,17 +129,17 @@ class CoordinatedOrders(Ruleset):
         for faction in sorted(campaign.factions):  # the same steps as check, on the shared game
             orders = turn.orders.get(faction)
             if orders is not None:
-                state = Declarations(game, start, params, faction)
+                state = Declarations(game, start, params, faction, table)
                 carry_out_orders(self, params, state, orders)
                 verdicts += state.verdicts
                 declared += state.reactions
         legal = {v.declaration.co: v for v in verdicts if v.legal and v.declaration.faction == start.active}
-        judged = [reactions.judge(r, legal.get(r.co)) for r in declared]
+        judged = [reactions.judge(r, legal.get(r.co), table) for r in declared]
 
         facts_sheet = (turn.gm_input or {}).get("facts")
         facts = read_facts(facts_sheet)
         needed = [n for v in legal.values()
-                  for n in needed_facts(v, [j for j in judged if j.reaction.co == v.declaration.co])]
+                  for n in needed_facts(v, [j for j in judged if j.reaction.co == v.declaration.co], table)]
         wanted: set[FactKey] = {n.key for n in needed}
         unknown_rows(facts_sheet, wanted, facts, turn.gm_input_file, turn.problems)
         self._check_contacts(needed, facts, game, legal, facts_sheet, turn)
@@ -140,7 +152,7 @@ class CoordinatedOrders(Ruleset):
         for v in verdicts:  # in row order; an illegal CO that spent its token has everyone Idle (C2)
             co = v.declaration.co
             if v.legal and legal.get(co) is v:
-                plans[co] = plan(game, v, [j for j in judged if j.reaction.co == co], facts, params)
+                plans[co] = plan(game, v, [j for j in judged if j.reaction.co == co], facts, params, table)
             elif not v.legal and spent_illegal(v) and co not in legal:
                 plans[co] = idle_plan(v)
         dice: dict[str, list[Die]] = {}
@@ -248,6 +260,6 @@ class CoordinatedOrders(Ruleset):
                 out.append(OrderOutcome(r.faction, "reactions", r.row, Status.DONE,
                                         msg("ARO against {id}: {roll}.", id=r.target_ref.upper(), roll=roll)))
             else:
-                out.append(OrderOutcome(r.faction, "reactions", r.row, Status.REJECTED,
-                                        msg("{code}: {reason}", code=j.code, reason=j.reason or "")))
+                out.append(OrderOutcome(r.faction, "reactions", r.row, Status.REJECTED,  # the tab adds the code
+                                        j.reason or msg("ARO lost."), j.code))
         return out

@@ -9,6 +9,7 @@ from typing import Any
 
 from adjudicator.engine.outcome import Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import Msg
+from adjudicator.rulesets.coordinated_orders.skills import Skills
 from adjudicator.rulesets.coordinated_orders.state import Game, ident
 
 
@@ -16,12 +17,14 @@ from adjudicator.rulesets.coordinated_orders.state import Game, ident
 class Declarations:
     """One faction's declarations: ``game`` as the Coordinated Orders above have left it (its Command Tokens and
     Regular Orders spent in row order), ``start`` the state before the turn; what was declared is collected
-    for the adjudication after every faction's sheets (the AROs are judged against the legal COs)."""
+    for the adjudication after every faction's sheets (the AROs are judged against the legal COs). ``skills``:
+    the campaign's Skills (its rule tables), which every check reads."""
 
     game: Game
     start: Game
     params: dict[str, Any]
     faction: str
+    skills: Skills
     verdicts: list[Any] = field(default_factory=list)  # coordinated.Verdict, in row order
     reactions: list[Any] = field(default_factory=list)  # reactions.Reaction that passed
     seen: set[tuple[str, str]] = field(default_factory=set)  # (CO, reactive trooper) declared so far

@@ -15,7 +15,7 @@ from adjudicator.engine.outcome import Done
 from adjudicator.i18n import Msg, fold, msg
 from adjudicator.rulesets.coordinated_orders import schemas
 from adjudicator.rulesets.coordinated_orders.orders.common import Declarations, Rejection, joined, targets_in
-from adjudicator.rulesets.coordinated_orders.skills import skill
+from adjudicator.rulesets.coordinated_orders.skills import Skill, Skills, skill
 from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game, Trooper, ident
 
 
@@ -104,7 +104,7 @@ def _training(code: str) -> Any:
     return next((msg(c.label) for c in TRAININGS if c.code == code), code)
 
 
-def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[Rejection]:
+def static_errors(game: Game, dec: Declaration, params: dict[str, Any], table: Skills) -> list[Rejection]:
     """Declaration errors that do not depend on what other COs spent: V01, V04–V16, V18, V19."""
     errors: list[Rejection] = []
     first = dec.first_row
@@ -168,7 +168,7 @@ def static_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> list[
             errors.append(Rejection("V08", msg("Designate exactly one participant as Spearhead."), row=e.row,
                                     column="spearhead",
                                     hint=msg("Write YES in the Spearhead column of one row of the CO.")))
-    errors += _skill_errors(dec)
+    errors += _skill_errors(dec, table)
     return errors
 
 
@@ -185,19 +185,18 @@ def _label(code: str) -> Any:
     return code or "—"
 
 
-def _skill_errors(dec: Declaration) -> list[Rejection]:
+def _skill_errors(dec: Declaration, table: Skills) -> list[Rejection]:
     errors: list[Rejection] = []
     ref = dec.reference()
     first = {e.row: e.skills.get(1) for e in dec.entries}
-    jump_mode = any(d is not None and skill(d.code) is not None and skill(d.code).family == "JUMP"  # type: ignore
-                    for d in first.values())
+    jump_mode = any(d is not None and getattr(skill(table, d.code), "family", "") == "JUMP" for d in first.values())
     for k in (1, 2):
         column = f"skill{k}"
         active: list[Entry] = []
         for e in dec.entries:
             d = e.skills.get(k)
             before = e.skills.get(1)
-            if k == 2 and before is not None and skill(before.code) is not None and skill(before.code).entire_order:  # type: ignore[union-attr]
+            if k == 2 and before is not None and getattr(skill(table, before.code), "entire_order", False):
                 if d is not None:
                     errors.append(Rejection("V12", msg("{id} declared an Entire Order as its first Skill and "
                                                        "cannot declare a second Skill.", id=e.ref),
@@ -219,7 +218,7 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
             continue
         base = ref if ref in active else active[0]
         base_d = base.skills.get(k)
-        base_skill = skill(base_d.code) if base_d else None
+        base_skill = skill(table, base_d.code) if base_d else None
         for e in active:
             d = e.skills.get(k)
             if e is base:
@@ -227,7 +226,7 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
             code, base_code = (d.code if d else ""), (base_d.code if base_d else "")
             if code == base_code:
                 continue
-            this = skill(code)
+            this = skill(table, code)
             if this is not None and base_skill is not None and this.family == base_skill.family:
                 errors.append(Rejection("V13", msg("{x} is a different Skill from {y}; every participant must "
                                                    "declare {y}.", x=_label(code), y=_label(base_code)),
@@ -239,7 +238,7 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
         if base_skill is None:
             continue
         same = [e for e in active if e.skills.get(k) is not None and e.skills[k].code == base_skill.code]  # type: ignore[union-attr]
-        errors += _tool_errors(dec, same, k, base_skill.code)
+        errors += _tool_errors(same, k, base_skill)
         if base_skill.target:
             errors += _target_errors(same, k, base_skill.code, base if base in same else same[0])
         if base_skill.compare_tool:
@@ -258,10 +257,9 @@ def _skill_errors(dec: Declaration) -> list[Rejection]:
     return errors
 
 
-def _tool_errors(dec: Declaration, same: list[Entry], k: int, code: str) -> list[Rejection]:
-    info = skill(code)
+def _tool_errors(same: list[Entry], k: int, info: Skill) -> list[Rejection]:
     errors: list[Rejection] = []
-    if info is None or not info.roll or info.compare_tool == "V15":
+    if not info.roll or info.compare_tool == "V15":
         return errors
     for e in same:
         d = e.skills[k]
@@ -318,7 +316,8 @@ class CoordinatedOrder(OrderType[Declaration, Declarations]):
         return Declaration(rows[0].faction, co, [entry_of(r.number, r.values, r.refused) for r in rows])
 
     def check(self, state: Declarations, order: Declaration) -> list[Rejection]:
-        errors = static_errors(state.game, order, state.params) or _resource_errors(state.game, order, state.params)
+        errors = (static_errors(state.game, order, state.params, state.skills)
+                  or _resource_errors(state.game, order, state.params))
         if not errors and any(e.invalid for e in order.entries):  # a row intake refused: illegal whole
             return [Rejection("V00", Msg("{co}", {"co": order.co}), "co", quiet=True, row=order.first_row)]
         return errors
@@ -332,7 +331,7 @@ class CoordinatedOrder(OrderType[Declaration, Declarations]):
         state.verdicts.append(verdict)
 
     def carry_out(self, state: Declarations, order: Declaration) -> Done:
-        state.verdicts.append(Verdict(order, True, [], spend(state.game, order, state.params)))
+        state.verdicts.append(Verdict(order, True, [], spend(state.game, order, state.params, state.skills)))
         return Done(Msg("{co}", {"co": order.co}))
 
 
@@ -367,7 +366,7 @@ def _resource_errors(game: Game, dec: Declaration, params: dict[str, Any]) -> li
     return errors
 
 
-def spend(game: Game, dec: Declaration, params: dict[str, Any]) -> Consumption:
+def spend(game: Game, dec: Declaration, params: dict[str, Any], table: Skills) -> Consumption:
     """Spend the CO's Command Token, Regular Order and forfeited own Orders, and update deployments."""
     cg = combat_group(dec)
     used = Consumption(cg, params["cost_command_tokens"], params["cost_regular_orders"])
@@ -388,15 +387,14 @@ def spend(game: Game, dec: Declaration, params: dict[str, Any]) -> Consumption:
             continue
         if trooper.deployment in HIDDEN:
             trooper.deployment = "ON_TABLE"  # deployed (AD) or revealed by acting (HD)
-        elif trooper.deployment == "CAMO_MARKER" and reveals(e):
+        elif trooper.deployment == "CAMO_MARKER" and reveals(e, table):
             trooper.deployment = "ON_TABLE"
     return used
 
 
-def reveals(entry: Entry) -> bool:
+def reveals(entry: Entry, table: Skills) -> bool:
     """A declared Skill of this participant reveals its Camouflaged Marker (example D)."""
-    return any(d is not None and skill(d.code) is not None and skill(d.code).reveals  # type: ignore[union-attr]
-               for d in entry.skills.values())
+    return any(d is not None and getattr(skill(table, d.code), "reveals", False) for d in entry.skills.values())
 
 
 def _spend_illegal(game: Game, dec: Declaration, params: dict[str, Any]) -> Consumption:

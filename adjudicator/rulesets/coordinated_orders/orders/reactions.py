@@ -16,7 +16,7 @@ from adjudicator.i18n import Msg, msg
 from adjudicator.rulesets.coordinated_orders import schemas
 from adjudicator.rulesets.coordinated_orders.orders.common import Declarations, Rejection, targets_in
 from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict, reveals
-from adjudicator.rulesets.coordinated_orders.skills import skill
+from adjudicator.rulesets.coordinated_orders.skills import Skills, skill
 from adjudicator.rulesets.coordinated_orders.state import Game, Trooper, ident
 
 
@@ -54,7 +54,7 @@ def reaction_of(faction: str, row: int, r: Any) -> Reaction:
                     False)
 
 
-def errors_of(game: Game, r: Reaction, seen: set[tuple[str, str]]) -> list[Rejection]:
+def errors_of(game: Game, r: Reaction, seen: set[tuple[str, str]], table: Skills) -> list[Rejection]:
     """A01 (no target, or several) and A03 (not a reactive trooper of yours, twice, unknown tool); ``seen``
     holds the (CO, trooper) pairs of the rows above, and gets this row's."""
     errors: list[Rejection] = []
@@ -73,7 +73,7 @@ def errors_of(game: Game, r: Reaction, seen: set[tuple[str, str]]) -> list[Rejec
     if len(targets_in(r.target_ref)) != 1:
         errors.append(Rejection("A01", msg("Each reactive Trooper must choose exactly one participant of the "
                                            "Coordinated Order as its target."), row=r.row, column="target"))
-    info = skill(r.code)
+    info = skill(table, r.code)
     if r.tool and trooper.tool(r.tool) is None:
         errors.append(Rejection("A03", msg("{id} has no {tool} in its roster.", id=trooper.id, tool=r.tool),
                                 row=r.row, column="tool"))
@@ -93,17 +93,18 @@ class Aro(OrderType[Reaction, Declarations]):
         return reaction_of(row.faction, row.number, row.values)
 
     def check(self, state: Declarations, order: Reaction) -> list[Rejection]:
-        return errors_of(state.start, order, state.seen)
+        return errors_of(state.start, order, state.seen, state.skills)
 
     def carry_out(self, state: Declarations, order: Reaction) -> Done:
         state.reactions.append(order)
         return Done(Msg("{co}", {"co": order.co}))
 
 
-def judge(reaction: Reaction, verdict: Verdict | None) -> Judged:
-    """Whether a (valid) ARO stands against the CO it names (A01, A02, A03 for a delay without a Marker)."""
+def judge(reaction: Reaction, verdict: Verdict | None, table: Skills) -> Judged:
+    """Whether a (valid) ARO stands against the CO it names (A01, A02, A03 for a delay without a Marker, A04 for
+    a CO that does not exist or is illegal)."""
     if verdict is None or not verdict.legal:
-        return Judged(reaction, False, code="A00", reason=msg("There is no legal Coordinated Order {co} to react to.",
+        return Judged(reaction, False, code="A04", reason=msg("There is no legal Coordinated Order {co} to react to.",
                                                               co=reaction.co))
     before = verdict.consumption.before if verdict.consumption else {}
     target = ident(reaction.target_ref)
@@ -123,7 +124,7 @@ def judge(reaction: Reaction, verdict: Verdict | None) -> Judged:
             return Judged(reaction, False, pid, "A03", msg("Only an ARO against a Camouflaged Marker can be delayed."))
         second = chosen.skills.get(2)
         if second is None or not reveals(type(chosen)(chosen.row, chosen.ref, chosen.spearhead, {2: second},
-                                                      chosen.invalid)):
+                                                      chosen.invalid), table):
             return Judged(reaction, False, pid, "A02", msg(
                 "ARO lost: the designated Camouflaged Marker was not revealed by the second Skill."))
     return Judged(reaction, True, pid)

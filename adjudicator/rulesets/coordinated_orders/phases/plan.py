@@ -13,7 +13,7 @@ from adjudicator.rulesets.coordinated_orders.facts import Fact, FactKey, Needed
 from adjudicator.rulesets.coordinated_orders.orders.common import joined
 from adjudicator.rulesets.coordinated_orders.orders.coordinated import Verdict
 from adjudicator.rulesets.coordinated_orders.orders.reactions import Judged
-from adjudicator.rulesets.coordinated_orders.skills import skill
+from adjudicator.rulesets.coordinated_orders.skills import Skills, skill
 from adjudicator.rulesets.coordinated_orders.state import Game, Tool
 
 EXECUTES, IDLE, CC_SUPPORT, ENTIRE_ORDER_DONE = "EXECUTES", "IDLE", "CC_SUPPORT", "ENTIRE_ORDER_DONE"
@@ -75,21 +75,21 @@ class Plan:
     common: dict[int, list[Line]] = field(default_factory=dict)  # Skill → rolls of a Success + Failure Skill
 
 
-def needed_facts(verdict: Verdict, judged: list[Judged]) -> list[Needed]:
-    """The facts the GM must enter before this CO can be resolved (C16)."""
+def needed_facts(verdict: Verdict, judged: list[Judged], table: Skills) -> list[Needed]:
+    """The facts the GM must enter before this CO can be resolved (C16); ``table``: the campaign's Skills."""
     dec = verdict.declaration
     out = []
     for k in (1, 2):
         for e in dec.entries:
             d = e.skills.get(k)
-            info = skill(d.code) if d else None
+            info = skill(table, d.code) if d else None
             if e.trooper is None or d is None or info is None or not info.facts:
                 continue
             out.append(Needed((dec.co, k, e.trooper.id), declared(d.code, d.tool, d.target),
                               contact=info.code == "CC_ATTACK" and e.spearhead))
     for j in judged:
         r = j.reaction
-        info = skill(r.code)
+        info = skill(table, r.code)
         if j.accepted and info is not None and info.facts and r.trooper is not None:
             out.append(Needed((r.co, r.skill_k, r.trooper.id), declared(r.code, r.tool, j.participant, aro=True)))
     return out
@@ -117,8 +117,9 @@ def burst(tool: Tool | None, bonus: int, spearhead: bool, halve: bool, params: d
 
 
 def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey, Fact],
-         params: dict[str, Any]) -> Plan:
-    """``game`` is the state in which the CO was declared (before its own deployment changes)."""
+         params: dict[str, Any], table: Skills) -> Plan:
+    """``game`` is the state in which the CO was declared (before its own deployment changes); ``table``: the
+    campaign's Skills."""
     dec = verdict.declaration
     participants = {e.trooper.id for e in dec.entries if e.trooper is not None}
     lines: list[Line] = []
@@ -131,11 +132,12 @@ def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey
             d = e.skills.get(k)
             first = e.skills.get(1)
             if d is None:
-                if k == 2 and first is not None and skill(first.code) and skill(first.code).entire_order:  # type: ignore[union-attr]
+                before = skill(table, first.code) if first is not None else None
+                if k == 2 and first is not None and before is not None and before.entire_order:
                     lines.append(Line(dec.co, k, trooper.id, dec.faction, e.spearhead, first.code,
                                       status=ENTIRE_ORDER_DONE))
                 continue
-            info = skill(d.code)
+            info = skill(table, d.code)
             line = Line(dec.co, k, trooper.id, dec.faction, e.spearhead, d.code, d.tool, d.target)
             enemy = game.find(None, d.target) if d.target else None
             if enemy is not None and enemy.faction != dec.faction:
@@ -173,7 +175,7 @@ def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey
         r = j.reaction
         if not j.accepted or r.trooper is None:
             continue
-        info = skill(r.code)
+        info = skill(table, r.code)
         aro = AroLine(j, r.trooper.id, r.faction)
         fact = facts.get((r.co, r.skill_k, r.trooper.id))
         if r.code == "IDLE":
@@ -187,10 +189,11 @@ def plan(game: Game, verdict: Verdict, judged: list[Judged], facts: dict[FactKey
             aro.value = r.trooper.attributes.get(aro.attribute, 0) + (fact.mod if fact else 0)
         aros.append(aro)
     result = Plan(verdict, lines, aros)
-    _pair(result)
+    _pair(result, table)
     _amend(result, facts)
     for k in (1, 2):
-        rolls = [x for x in lines if x.k == k and x.status == EXECUTES and skill(x.skill) and skill(x.skill).common]  # type: ignore[union-attr]
+        rolls = [x for x in lines if x.k == k and x.status == EXECUTES
+                 and getattr(skill(table, x.skill), "common", False)]
         if rolls:
             result.common[k] = rolls
     return result
@@ -227,17 +230,17 @@ def _allies_in_contact(game: Game, faction: str, spearhead: str, fact: Fact | No
     return out
 
 
-def _pair(result: Plan) -> None:
+def _pair(result: Plan, table: Skills) -> None:
     """Normal or Face-to-Face, and against whom (§4.4, R17, C12)."""
     by_trooper = {a.trooper: a for a in result.aros if a.status == EXECUTES and a.b_eff is not None}
     for line in result.lines:
-        info = skill(line.skill)
+        info = skill(table, line.skill)
         if line.status != EXECUTES or info is None or not info.roll or line.b_eff is None:
             continue
         aro = by_trooper.get(line.target_id)
         if aro is not None:
             code = aro.judged.reaction.code
-            aro_info = skill(code)
+            aro_info = skill(table, code)
             opposes = (code == "DODGE" or (code == "RESET" and info.attack == "HACK")
                        or (aro.judged.participant == line.trooper and aro_info is not None and bool(aro_info.attack)))
             if opposes:
