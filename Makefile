@@ -11,12 +11,12 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	$(BIN)/python -m adjudicator.catalogs
+	$(BIN)/python -m adjudicator.i18n.catalogs
 	touch $(STAMP)
 
 # The compiled message catalogs (.mo beside each .po), read at start-up instead of parsing the .po files.
 catalogs: $(STAMP)
-	$(BIN)/python -m adjudicator.catalogs
+	$(BIN)/python -m adjudicator.i18n.catalogs
 
 demo: $(STAMP) catalogs
 	$(BIN)/adjudicator demo --out demo-output
@@ -39,15 +39,15 @@ bench: $(STAMP) catalogs
 	$(BIN)/python benchmarks/dice_proofs.py
 
 templates: $(STAMP)
-	$(BIN)/python -m adjudicator.blank_templates workbook_templates
+	$(BIN)/python -m adjudicator.outputs.blank_templates workbook_templates
 
 # Pictures of every ruleset's workbooks, maps, Changes tabs and charts for the docs (needs LibreOffice and pdftoppm).
 pictures: $(STAMP)
-	$(BIN)/python -m adjudicator.pictures docs/images
-	$(BIN)/python -m adjudicator.maps.pictures docs/images
+	$(BIN)/python -m adjudicator.outputs.pictures docs/images
+	$(BIN)/python -m adjudicator.outputs.maps.pictures docs/images
 
 map-pictures: $(STAMP)
-	$(BIN)/python -m adjudicator.maps.pictures docs/images
+	$(BIN)/python -m adjudicator.outputs.maps.pictures docs/images
 
 clean:
 	rm -rf $(VENV) demo-output
@@ -75,4 +75,4 @@ messages: $(STAMP)
 	    fi; \
 	  done; \
 	done
-	$(BIN)/python -m adjudicator.catalogs
+	$(BIN)/python -m adjudicator.i18n.catalogs

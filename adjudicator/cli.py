@@ -22,17 +22,18 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from adjudicator import __version__, click_i18n
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.deadlines import missing_reasons
-from adjudicator.campaign.store import CampaignBusyError
-from adjudicator.campaign.submissions import Submission
-from adjudicator.click_i18n import language_from_environment
+from adjudicator import __version__
+from adjudicator.engine.problems import Problem, RulesetFailure
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
+from adjudicator.i18n import click as click_i18n
+from adjudicator.i18n.click import language_from_environment
+from adjudicator.intake.deadlines import missing_reasons
+from adjudicator.intake.submissions import Submission
 from adjudicator.lazy_commands import add_all, add_lazy_command
-from adjudicator.problems import Problem, RulesetFailure
-from adjudicator.safe_text import for_terminal, terminal_text
+from adjudicator.outputs.safe_text import for_terminal, terminal_text
+from adjudicator.store.folder import CampaignBusyError
+from adjudicator.turn import pipeline
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
@@ -58,7 +59,7 @@ def whole_column(table: Table, header: str, values: Iterable[str]) -> None:
 
 def show_problems(problems: Iterable[Problem], lang: str) -> None:
     problems = list(problems)
-    from adjudicator.problem_blocks import print_problems
+    from adjudicator.outputs.problem_blocks import print_problems
 
     if print_problems(console, problems, lang):  # a narrow terminal: one block per problem, words whole
         return
@@ -319,7 +320,7 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
     say(msg("Results: {path}", path=str(outcome.turn_dir / "results")), lang)
     say(msg("Ledger and state: {path}", path=str(folder / "campaign.xlsx")), lang)
     if outcome.reprocess_diff is not None:
-        from adjudicator.maps.diff import lines
+        from adjudicator.outputs.maps.diff import lines
 
         for line in lines(outcome.reprocess_diff):
             say(line, lang)

@@ -9,11 +9,11 @@ import click
 
 #: Command name → (module, attribute) of its click command.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "console": ("adjudicator.console", "console_command"),
-    "verify": ("adjudicator.verify", "verify_command"),
+    "console": ("adjudicator.console.workbook", "console_command"),
+    "verify": ("adjudicator.dice.verify", "verify_command"),
     "mail": ("adjudicator.mail.cli", "mail_group"),
     "publish": ("adjudicator.mail.cli", "publish_command"),
-    "cases": ("adjudicator.cases_command", "cases_command"),
+    "cases": ("adjudicator.cases.command", "cases_command"),
 }
 
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.campaign.gm_input import write_gm_input
-from adjudicator.campaign.master import factions_schema, new_master
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, Faction, Ruleset
 from adjudicator.i18n import normalise_language
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
+from adjudicator.store.master import factions_schema, new_master
+from adjudicator.turn.gm_input import write_gm_input
 
 
 def load_scenario(folder: Path) -> dict[str, Any]:

@@ -30,8 +30,8 @@ from typing import Any
 
 from adjudicator.cases import CaseError, Turn, bundled_cases, campaign_of, resolve_case, run_case
 from adjudicator.engine.ruleset import Ruleset
+from adjudicator.engine.sheets import Kind, TableSchema
 from adjudicator.i18n import LANGUAGES, render, ruleset_catalog
-from adjudicator.sheets import Kind, TableSchema
 
 #: A cell no column of a number or a choice can read: it makes its row fail the engine's checks.
 BAD_CELL = "¿?kit-bad-cell"
@@ -103,9 +103,9 @@ def _differences(a: Mapping[str, Any], b: Mapping[str, Any], keys: tuple[str, ..
 # ------------------------------------------------------------------------------------------------ checks
 def check_templates(ruleset: Ruleset, example: Mapping[str, Any]) -> None:
     """Every faction's order workbook builds (with the example's rows) and reads back: no error, every row."""
-    from adjudicator.campaign.submissions import load_submission
-    from adjudicator.xlsx.templates import build_order_workbook
-    from adjudicator.xlsx.writing import atomic_save
+    from adjudicator.intake.submissions import load_submission
+    from adjudicator.outputs.templates import build_order_workbook
+    from adjudicator.outputs.writing import atomic_save
 
     data = _data(ruleset, example)
     campaign = campaign_of(ruleset, data)

@@ -62,7 +62,7 @@ def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
         if kind == "floor":
             out = measure(root)
         else:
-            from adjudicator.campaign import pipeline
+            from adjudicator.turn import pipeline
 
             with Clock() as check:
                 checked = pipeline.check(root)

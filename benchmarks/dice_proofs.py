@@ -26,11 +26,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from adjudicator import verifiable_dice  # noqa: E402
-from adjudicator.campaign import pipeline  # noqa: E402
-from adjudicator.campaign.dice_source import use_verifiable_dice  # noqa: E402
-from adjudicator.dice_keys import read_private_key  # noqa: E402
+from adjudicator.dice import verifiable as verifiable_dice  # noqa: E402
+from adjudicator.dice.keys import read_private_key  # noqa: E402
+from adjudicator.dice.source import use_verifiable_dice  # noqa: E402
 from adjudicator.engine.registry import find_ruleset  # noqa: E402
+from adjudicator.turn import pipeline  # noqa: E402
 
 EXAMPLES = ("galactic_war", "inner_sphere", "coordinated_orders")
 TARGET_SHARE = 0.10

@@ -128,7 +128,7 @@ def measure(campaign: Path, check_only: bool = False) -> dict[str, Any]:
     (with ``check_only``, the check alone)."""
     from generate import answer_gm_input
 
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "campaign"

@@ -151,8 +151,8 @@ def answer_gm_input(root: Path) -> None:
     example's own answers for the other rulesets."""
     import pandas as pd
 
-    from adjudicator.campaign import pipeline
-    from adjudicator.campaign.gm_input import write_gm_input
+    from adjudicator.turn import pipeline
+    from adjudicator.turn.gm_input import write_gm_input
 
     folder, campaign, ruleset = pipeline.open_campaign(root)
     path = folder.gm_input(campaign.turn)

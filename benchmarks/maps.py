@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate import letters  # noqa: E402 - the spreadsheet's column letters, as the generator names squares
 from openpyxl import load_workbook  # noqa: E402
 
-from adjudicator.campaign import pipeline  # noqa: E402
-from adjudicator.maps import turn  # noqa: E402
+from adjudicator.outputs.maps import turn  # noqa: E402
+from adjudicator.turn import pipeline  # noqa: E402
 from tests.helpers import make_campaign, write_orders  # noqa: E402
 
 MAPS_TARGET = 0.15

@@ -10,16 +10,16 @@ from typing import Any
 import pandas as pd
 import python_calamine as pc
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.gm_input import write_gm_input
-from adjudicator.campaign.master import new_master
-from adjudicator.campaign.store import CampaignFolder
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
 from adjudicator.paths import examples_root
 from adjudicator.scenario import campaign_from_data, load_scenario
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.store.folder import CampaignFolder
+from adjudicator.store.master import new_master
+from adjudicator.turn import pipeline
+from adjudicator.turn.gm_input import write_gm_input
 
 EXAMPLE = examples_root() / "star_sectors"
 

@@ -8,7 +8,7 @@ from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from adjudicator.xlsx.layout import (
+from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
     LINE_POINTS,

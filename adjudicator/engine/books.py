@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from adjudicator.engine.ledger import Amount, LedgerLine, unreconciled
 from adjudicator.engine.ruleset import Campaign, Ruleset, TurnResult
-from adjudicator.ledger import Amount, LedgerLine, unreconciled
 
 Balances = dict[tuple[str, str], Amount]
 

@@ -22,9 +22,9 @@ from adjudicator.engine.outcome import Done, Rejection, Result, rejection_proble
 
 __all__ = ["Carried", "Done", "FactionTurn", "OrderType", "Rejection", "Row", "carry_out_orders", "carry_out_turn",
            "check_faction", "report", "results_by_row"]
+from adjudicator.engine.problems import ProblemList, Severity
+from adjudicator.engine.sheets import TableSchema, records
 from adjudicator.i18n import msg
-from adjudicator.problems import ProblemList, Severity
-from adjudicator.sheets import TableSchema, records
 
 if TYPE_CHECKING:
     from adjudicator.engine.ruleset import Campaign, FactionOrders, OrderOutcome, Ruleset, SheetRows, TurnInput
@@ -244,7 +244,7 @@ def check_faction(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, p
     """The player's ``check``: the faction's orders through the very steps of ``run``, on the state the
     ruleset builds for it, with a ledger that is thrown away and the campaign's own dice."""
     from adjudicator.dice import Dice
-    from adjudicator.ledger import Ledger
+    from adjudicator.engine.ledger import Ledger
 
     state = ruleset.order_state(campaign, orders.faction, Ledger(campaign.turn), Dice(campaign.seed, campaign.turn))
     report(carry_out_orders(ruleset, campaign.parameters, state, orders), orders, problems)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from adjudicator.engine.ledger import Amount
+from adjudicator.engine.problems import Problem
 from adjudicator.engine.ruleset import OrderOutcome, SheetRows, Status
 from adjudicator.i18n import Msg
-from adjudicator.ledger import Amount
-from adjudicator.problems import Problem
 
 
 @dataclass(frozen=True)

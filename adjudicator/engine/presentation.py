@@ -4,7 +4,7 @@ The rules of a game (its tables, parameters, order types, ``resolve``) are the :
 workbook looks (example rows, dropdown suggestions, reference sheets, the budget block and its preview costs,
 the lookups of its formulas, a last touch to the workbook) is a :class:`Presentation` the ruleset gives with
 :meth:`Ruleset.presentation`. The engine only declares this interface; the workbook library is used by the
-template writer (``adjudicator.xlsx.templates``), which hands :meth:`Presentation.decorate_template` its
+template writer (``adjudicator.outputs.templates``), which hands :meth:`Presentation.decorate_template` its
 workbook.
 
 A ruleset written before this interface overrides the same methods on the ruleset itself; :func:`of_ruleset`

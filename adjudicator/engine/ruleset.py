@@ -18,11 +18,11 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.parameters import ParameterTable
+from adjudicator.engine.problems import Problem, ProblemList, Severity
+from adjudicator.engine.sheets import Column, TableSchema, records
 from adjudicator.i18n import N_, Msg
-from adjudicator.ledger import Ledger
-from adjudicator.problems import Problem, ProblemList, Severity
-from adjudicator.sheets import Column, TableSchema, records
 
 
 @dataclass(frozen=True)
@@ -208,9 +208,9 @@ class Ruleset(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A ruleset whose data package ships ``tables.toml`` gets the campaign's *Rule tables* sheet (the GM's
-        changes to those tables, see :mod:`adjudicator.rules_data`) after its own state tables, unlisted."""
+        changes to those tables, see :mod:`adjudicator.engine.rules_data`) after its own state tables, unlisted."""
         super().__init_subclass__(**kwargs)
-        from adjudicator.rules_data import RULE_TABLES, ships_tables
+        from adjudicator.engine.rules_data import RULE_TABLES, ships_tables
 
         if ships_tables(cls.data_package) and all(s.key != RULE_TABLES.key for s in cls.state_schemas):
             cls.state_schemas = (*cls.state_schemas, RULE_TABLES)
@@ -218,7 +218,7 @@ class Ruleset(ABC):
     def rule_tables(self, campaign: Campaign) -> dict[str, Any]:
         """The ruleset's tables (``tables.toml``) with the campaign's Rule tables sheet laid over them; empty
         when the ruleset ships no tables."""
-        from adjudicator.rules_data import RULE_TABLES, rule_tables, ships_tables
+        from adjudicator.engine.rules_data import RULE_TABLES, rule_tables, ships_tables
 
         if not ships_tables(self.data_package):
             return {}
@@ -302,7 +302,7 @@ class Ruleset(ABC):
 
     def account_label(self, account: str) -> Msg | str:
         """A ledger account in the reader's words (a ruleset's ``kind@place`` accounts); ``treasury`` by default."""
-        from adjudicator.ledger import account_label
+        from adjudicator.engine.ledger import account_label
 
         return account_label(account)
 
@@ -320,7 +320,7 @@ class Ruleset(ABC):
         verification tab, nobody else does. By default the factions whose ID is a ``:``-separated part of
         the purpose; a ruleset whose reports show a roll to others, or keep one from the faction it names,
         says so here (see docs/plugins.md, "Who sees a roll")."""
-        from adjudicator.dice_visibility import factions_named
+        from adjudicator.dice.visibility import factions_named
 
         return {purpose: factions_named(purpose, campaign.factions) for purpose in purposes}
 
@@ -330,8 +330,8 @@ class Ruleset(ABC):
         return purpose
 
     def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
-        """What ``reader`` (a faction's ID, or :data:`adjudicator.maps.view.GM` / ``PUBLIC``) may see of the
-        map after the turn, as an :class:`adjudicator.maps.view.MapView` built from what its reports show;
+        """What ``reader`` (a faction's ID, or :data:`adjudicator.outputs.maps.view.GM` / ``PUBLIC``) may see of the
+        map after the turn, as an :class:`adjudicator.outputs.maps.view.MapView` built from what its reports show;
         None when the game has no map."""
         return None
 

@@ -1,7 +1,7 @@
 """The engine's promise about rejected rows: a ruleset is handed only the rows that passed.
 
-Intake (typing in :mod:`adjudicator.validation`, the ruleset's own checks, then
-:func:`adjudicator.campaign.submissions.mark_invalid_rows`) marks every row that has an error. At the
+Intake (typing in :mod:`adjudicator.intake.validation`, the ruleset's own checks, then
+:func:`adjudicator.intake.submissions.mark_invalid_rows`) marks every row that has an error. At the
 boundary to the ruleset the marked rows leave the table: :func:`passed` gives a :class:`SheetRows`
 whose ``frame`` holds only the rows that passed, and no validity column. A rejected row cannot reach
 the ledger, the dice or the state through the rows a ruleset reads; what the outcome tab says about
@@ -17,9 +17,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
-from adjudicator.problems import ProblemList
-from adjudicator.sheets import records
+from adjudicator.engine.sheets import records
 
 #: The column intake uses to mark a row with an error; it never leaves intake.
 INVALID = "_invalid"

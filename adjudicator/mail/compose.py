@@ -13,9 +13,9 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
+from adjudicator.engine.problems import Problem
 from adjudicator.i18n import Msg, msg
-from adjudicator.problems import Problem
-from adjudicator.xlsx.reproducible import reproducible_bytes
+from adjudicator.outputs.reproducible import reproducible_bytes
 
 XLSX_TYPE = ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 CRASH_VARIABLE = "ADJUDICATOR_MAIL_CRASH_AT"

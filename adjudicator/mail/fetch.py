@@ -30,22 +30,22 @@ from email.message import EmailMessage, Message
 from email.utils import parseaddr
 from pathlib import Path
 
-from adjudicator.campaign import master
-from adjudicator.campaign.outputs import checked_copy
-from adjudicator.campaign.pipeline import limits_of, opened
-from adjudicator.campaign.store import CampaignFolder
-from adjudicator.campaign.submissions import Submission, load_submission, sha256_of
+from adjudicator.engine.problems import Problem, Severity
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import Msg, msg
+from adjudicator.intake.safety import ACCEPTED_SUFFIXES
+from adjudicator.intake.submissions import Submission, load_submission, sha256_of
 from adjudicator.mail.compose import attach_workbook, crash_point, message_id, new_message, problems_text
 from adjudicator.mail.deadline import Deadline, deadline_of, now_utc
 from adjudicator.mail.journal import FOLDER, Journal
 from adjudicator.mail.once import send_all, was_sent
 from adjudicator.mail.settings import MailSettings, faction_of_address, mail_settings
 from adjudicator.mail.transport import arrival_time, imap_mailbox
-from adjudicator.problems import Problem, Severity
-from adjudicator.xlsx.safety import ACCEPTED_SUFFIXES
-from adjudicator.xlsx.writing import atomic_copy, atomic_write_text
+from adjudicator.outputs.faction_workbooks import checked_copy
+from adjudicator.outputs.writing import atomic_copy, atomic_write_text
+from adjudicator.store import master
+from adjudicator.store.folder import CampaignFolder
+from adjudicator.turn.pipeline import limits_of, opened
 
 WORKBOOK_SUFFIXES = (*ACCEPTED_SUFFIXES, ".xls", ".csv")
 SAFE_NAME = re.compile(r"[^\w.\- ]+", re.UNICODE)

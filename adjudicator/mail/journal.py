@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adjudicator.xlsx.writing import atomic_write_text
+from adjudicator.outputs.writing import atomic_write_text
 
 FOLDER = "mail"
 FILE = "journal.json"

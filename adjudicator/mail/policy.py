@@ -18,13 +18,14 @@ from pathlib import Path
 
 import openpyxl
 
-from adjudicator.campaign import master, pipeline
-from adjudicator.campaign.pipeline import _fail, opened
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import fold, msg
 from adjudicator.mail.deadline import Deadline, DeadlineError, deadline_of, now_utc
 from adjudicator.mail.remind import MissingFaction, inbox_state
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.outputs.writing import atomic_save
+from adjudicator.store import master
+from adjudicator.turn import pipeline
+from adjudicator.turn.pipeline import _fail, opened
 
 
 @dataclass

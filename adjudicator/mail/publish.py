@@ -9,7 +9,7 @@ treasury, its projects) never reaches the post. The post is written in the campa
 ``turns/TNN/public/post.md`` and ``post.bbcode``.
 
 For a ruleset with a map, the public map goes with the post: ``map.png`` and ``map.svg`` beside it, drawn
-from those public rows alone (see :func:`adjudicator.maps.view.public_reports`); the Markdown shows it
+from those public rows alone (see :func:`adjudicator.outputs.maps.view.public_reports`); the Markdown shows it
 (``![...](map.png)``), the BBCode places it as the post's first attachment (``[attachment=0]``, as phpBB
 does), and the webhook gets both files in one more message.
 
@@ -28,18 +28,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.campaign import master
-from adjudicator.campaign.dice_source import dice_for_turn
-from adjudicator.campaign.gm_input import read_gm_input
-from adjudicator.campaign.pipeline import CampaignError, _fail, limits_of, opened
-from adjudicator.campaign.submissions import load_submission
+from adjudicator.dice.source import dice_for_turn
+from adjudicator.engine.ledger import Ledger
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import ReportTable, TurnInput  # noqa: F401 - ReportTable for callers
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import msg, render
-from adjudicator.ledger import Ledger
-from adjudicator.problems import ProblemList
-from adjudicator.xlsx.writing import _atomic, atomic_write_text
+from adjudicator.intake.submissions import load_submission
+from adjudicator.outputs.writing import _atomic, atomic_write_text
+from adjudicator.store import master
+from adjudicator.turn.gm_input import read_gm_input
+from adjudicator.turn.pipeline import CampaignError, _fail, limits_of, opened
 
 WEBHOOK_VARIABLE = "ADJUDICATOR_WEBHOOK_URL"
 WEBHOOK_LIMIT = 2000  # characters of one Discord message
@@ -235,8 +235,8 @@ def _faction_reports(root: Path, turn: int | None) -> tuple[Any, int, dict[str, 
 
 def public_map(ruleset: Any, campaign: Any, result: Any, lang: str) -> tuple[str, Any] | None:
     """The public map of the turn (its title and picture), when the ruleset draws maps."""
-    from adjudicator.maps.draw import render, title_of
-    from adjudicator.maps.view import PUBLIC
+    from adjudicator.outputs.maps.draw import render, title_of
+    from adjudicator.outputs.maps.view import PUBLIC
 
     view = ruleset.map_view(campaign, result, PUBLIC)
     return None if view is None else (title_of(view, lang), render(view, lang))

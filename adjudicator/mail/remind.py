@@ -12,17 +12,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from adjudicator.campaign.deadlines import is_final
-from adjudicator.campaign.pipeline import limits_of, opened
-from adjudicator.campaign.store import CampaignFolder
-from adjudicator.campaign.submissions import inbox_files, load_submission
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import msg
+from adjudicator.intake.deadlines import is_final
+from adjudicator.intake.submissions import inbox_files, load_submission
 from adjudicator.mail.compose import message_id, new_message
 from adjudicator.mail.deadline import Deadline, deadline_of, now_utc
 from adjudicator.mail.journal import Journal
 from adjudicator.mail.once import send_all, settle, was_sent
 from adjudicator.mail.settings import faction_addresses, mail_settings
+from adjudicator.store.folder import CampaignFolder
+from adjudicator.turn.pipeline import limits_of, opened
 
 
 @dataclass

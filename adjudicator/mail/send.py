@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.campaign import master
-from adjudicator.campaign.pipeline import _fail, _make_templates, opened
-from adjudicator.campaign.submissions import sha256_of
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import Msg, msg
+from adjudicator.intake.submissions import sha256_of
 from adjudicator.mail.compose import attach_file, message_id, new_message
 from adjudicator.mail.deadline import deadline_of
 from adjudicator.mail.journal import Journal
 from adjudicator.mail.once import send_all, settle, was_sent
 from adjudicator.mail.settings import faction_addresses, mail_settings
+from adjudicator.store import master
+from adjudicator.turn.pipeline import _fail, _make_templates, opened
 
 
 @dataclass

@@ -24,9 +24,9 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import fold, msg
-from adjudicator.problems import ProblemList
 
 SECURITY_MODES = ("starttls", "ssl", "plain")
 DEFAULT_PORTS = {("imap", "ssl"): 993, ("imap", "starttls"): 143, ("imap", "plain"): 143,

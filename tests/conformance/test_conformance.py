@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.engine.ruleset import Ruleset
 from adjudicator.i18n import LANGUAGES, fold
+from adjudicator.turn import pipeline
 from tests.helpers import all_values
 
 RULESETS = sorted(installed())

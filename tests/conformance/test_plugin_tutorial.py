@@ -17,9 +17,9 @@ from adjudicator import testing
 from adjudicator.engine import registry
 from adjudicator.engine.outcome import Done, outcomes
 from adjudicator.engine.ruleset import Ruleset, TurnInput, TurnResult
+from adjudicator.engine.sheets import records
 from adjudicator.engine.validity import with_rejected
 from adjudicator.i18n import msg, ruleset_catalog
-from adjudicator.sheets import records
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
 FILE = re.compile(r"^`(my_rulesets/harvest/[^`]+)`[^\n]*:\n\n```\w*\n(.*?)\n```", re.MULTILINE | re.DOTALL)
@@ -114,9 +114,9 @@ def test_check_and_run_refuse_the_same_rows_by_the_same_step(harvest: Ruleset) -
     """The player's check reports exactly the rows the order type refuses in the GM's run: one step, both."""
     from adjudicator.cases import resolve_case
     from adjudicator.dice import Dice
+    from adjudicator.engine.ledger import Ledger
     from adjudicator.engine.orders import carry_out_orders
     from adjudicator.engine.ruleset import FactionOrders
-    from adjudicator.ledger import Ledger
 
     data = example(harvest)
     data["orders"]["NORTH"]["orders"] += [{"order": "HARVEST", "field": "oakfield"},

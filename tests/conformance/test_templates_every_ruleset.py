@@ -8,10 +8,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
-from adjudicator.sheets import Kind
-from adjudicator.xlsx.templates import INPUT_ROWS, LISTS_SHEET
+from adjudicator.engine.sheets import Kind
+from adjudicator.outputs.templates import INPUT_ROWS, LISTS_SHEET
+from adjudicator.turn import pipeline
 
 RULESETS = sorted(installed())
 TYPE_ERRORS = {"C01", "C02", "C04"}

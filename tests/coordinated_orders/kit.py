@@ -8,10 +8,10 @@ from typing import Any
 
 import python_calamine as pc
 
-from adjudicator.campaign import pipeline
 from adjudicator.i18n import gettext_in
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
+from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, state, write_gm
 
 RULESET = "coordinated_orders"

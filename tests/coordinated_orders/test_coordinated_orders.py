@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 import python_calamine as pc
 
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import fold, gettext_in
@@ -18,6 +17,7 @@ from adjudicator.paths import examples_root
 from adjudicator.rulesets.coordinated_orders.phases.rolls import judge_dice, surviving
 from adjudicator.rulesets.coordinated_orders.schemas import ORDERS, REACTIONS, SKILLS
 from adjudicator.scenario import load_scenario
+from adjudicator.turn import pipeline
 from tests.coordinated_orders.kit import (
     RULESET,
     aros,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import openpyxl
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in, ruleset_catalog
+from adjudicator.turn import pipeline
 from tests.coordinated_orders.kit import co, data, submit
 from tests.helpers import make_campaign
 

@@ -8,12 +8,12 @@ from typing import Any
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.master import write_state
-from adjudicator.campaign.pipeline import CampaignError
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in, ruleset_catalog
 from adjudicator.rulesets.coordinated_orders import skills
+from adjudicator.store.master import write_state
+from adjudicator.turn import pipeline
+from adjudicator.turn.pipeline import CampaignError
 from tests.coordinated_orders.kit import co, data, resources, submit, tool
 from tests.helpers import make_campaign
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.campaign import pipeline
+from adjudicator.turn import pipeline
 from tests.coordinated_orders.kit import (
     aros,
     co,

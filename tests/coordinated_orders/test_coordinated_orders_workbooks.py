@@ -13,10 +13,10 @@ from typing import Any
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.i18n import gettext_in
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.coordinated_orders.state import HIDDEN, Game, game_from_tables
+from adjudicator.turn import pipeline
 from tests.coordinated_orders.kit import RULESET, data
 from tests.helpers import make_campaign, state
 

@@ -34,7 +34,7 @@ def private_facts(faction: str, langs: tuple[str, ...] = ("en", "es", "ru")) -> 
     """What only ``faction`` (and the GM) know: its order references (as a reader in ``langs`` sees them), its
     research requests, its moves."""
     from adjudicator.i18n import render
-    from adjudicator.references import shown_reference
+    from adjudicator.outputs.references import shown_reference
 
     data = example_data()
     orders = data["orders"][faction]["orders"]

@@ -11,9 +11,9 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.campaign import pipeline
 from adjudicator.cli import main
-from adjudicator.xlsx.identity import META_SHEET
+from adjudicator.intake.identity import META_SHEET
+from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, scenario, sheet_rows, tree_digest, write_orders
 
 
@@ -137,8 +137,8 @@ def test_workbook_level_mistakes(campaign: Path, mistake: str, code: str) -> Non
     elif mistake == "wrong_turn":  # a genuine workbook, handed out for another turn
         import dataclasses
 
-        from adjudicator.xlsx.templates import build_order_workbook
-        from adjudicator.xlsx.writing import atomic_save
+        from adjudicator.outputs.templates import build_order_workbook
+        from adjudicator.outputs.writing import atomic_save
 
         _, current, ruleset = pipeline.open_campaign(campaign)
         atomic_save(build_order_workbook(ruleset, dataclasses.replace(current, turn=2), "ALPHA"), path)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.blank_templates import build_all
+from adjudicator.outputs.blank_templates import build_all
 from adjudicator.paths import examples_root
 from adjudicator.scenario import build
 from tests.helpers import all_values

@@ -9,10 +9,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.dice_source import use_verifiable_dice
+from adjudicator.dice.source import use_verifiable_dice
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in, ruleset_catalog
+from adjudicator.turn import pipeline
 
 
 def _sheet(book: openpyxl.Workbook, lang: str, title: str) -> list[list[object]]:
@@ -77,9 +77,9 @@ def test_a_new_language_rewrites_the_ledger_and_dice_of_earlier_turns(tmp_path: 
 
 
 def test_a_new_campaigns_ledger_keeps_its_lines_as_data_and_writes_them_in_any_language(tmp_path: Path) -> None:
-    from adjudicator.campaign import master
+    from adjudicator.engine.ledger import LedgerLine
     from adjudicator.i18n import msg
-    from adjudicator.ledger import LedgerLine
+    from adjudicator.store import master
 
     pipeline.new_campaign(installed()["star_sectors"], tmp_path)
     book = openpyxl.load_workbook(tmp_path / "campaign.xlsx")
@@ -147,8 +147,8 @@ def test_a_new_language_rewrites_every_tab_of_earlier_turns(tmp_path: Path) -> N
     assert gettext_in("es", "done") in statuses, statuses  # the order rows themselves, in Spanish words
 
     master_again = root / "again.xlsx"  # the same inputs give the same bytes
-    from adjudicator.campaign import master
-    from adjudicator.xlsx.writing import atomic_save
+    from adjudicator.outputs.writing import atomic_save
+    from adjudicator.store import master
 
     for target in (master_again, root / "again2.xlsx"):
         book = openpyxl.load_workbook(root / "turns" / "T03" / "campaign_after.xlsx")

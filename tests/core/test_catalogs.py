@@ -1,4 +1,4 @@
-"""The compiled message catalogs (adjudicator.catalogs): every .mo holds what its .po says, the merged
+"""The compiled message catalogs (adjudicator.i18n.catalogs): every .mo holds what its .po says, the merged
 catalogs translate exactly as the .po files merged by Babel do, and a .mo older than its .po is not used."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from adjudicator import catalogs, i18n
+from adjudicator import i18n
 from adjudicator.engine.registry import installed
+from adjudicator.i18n import catalogs
 
 PO_FILES = catalogs.po_files()
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in
+from adjudicator.turn import pipeline
 
 
 def adjudicator(*args: str, columns: str | None = "80") -> subprocess.CompletedProcess[str]:

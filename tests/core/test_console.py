@@ -2,7 +2,7 @@
 ``gm_console.xlsm`` against what the build script makes, and ``adjudicator console``.
 
 Excel cannot run here, and xlwings is not needed: the stand-in has the few parts of xlwings' API that
-``adjudicator.xl`` uses."""
+``adjudicator.console.buttons`` uses."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 from openpyxl.utils.cell import coordinate_from_string, range_boundaries
 
-from adjudicator import console, xl
 from adjudicator.cli import EXIT_UNUSABLE, main
+from adjudicator.console import buttons as xl
+from adjudicator.console import workbook as console
 from adjudicator.i18n import gettext_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +100,7 @@ class FakeSheets(list):
 
 
 class FakeBook:
-    """The parts of an ``xlwings.Book`` that ``adjudicator.xl`` uses."""
+    """The parts of an ``xlwings.Book`` that ``adjudicator.console.buttons`` uses."""
 
     def __init__(self, fullname: Path, cells: dict[str, Any], caller: Any = None) -> None:
         self.fullname = str(fullname)
@@ -122,7 +123,7 @@ def book_for(folder: Path, caller: Any = None, **cells: Any) -> FakeBook:
 
 # --------------------------------------------------------------------------------------- the glue
 def test_the_glue_does_not_need_xlwings() -> None:
-    code = ("import sys, adjudicator.xl, adjudicator.console, adjudicator.cli; "
+    code = ("import sys, adjudicator.console.buttons, adjudicator.console.workbook, adjudicator.cli; "
             "sys.exit('xlwings' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
@@ -243,7 +244,7 @@ def test_the_committed_console_is_what_the_script_builds(tmp_path: Path) -> None
     pytest.importorskip("xlsxwriter")
     fresh = tmp_path / "gm_console.xlsm"
     console.build_console(fresh, console.vba_project_of(TEMPLATE))
-    assert _values(fresh) == _values(TEMPLATE), "run python -m adjudicator.console"
+    assert _values(fresh) == _values(TEMPLATE), "run python -m adjudicator.console.workbook"
     assert _buttons(fresh) == _buttons(TEMPLATE)
     assert (ROOT / "workbook_templates" / "gm_console.py").read_text(encoding="utf-8") == console.MODULE_TEXT
 

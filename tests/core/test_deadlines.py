@@ -9,13 +9,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.deadlines import FINAL, is_final
 from adjudicator.i18n import all_spellings, fold
+from adjudicator.intake.deadlines import FINAL, is_final
+from adjudicator.intake.reading import read_workbook
 from adjudicator.mail.deadline import DeadlineError, advance, deadline_of, format_deadline, parse_deadline
 from adjudicator.mail.policy import apply_policy, set_deadline_setting
 from adjudicator.mail.settings import MailSettingsError, faction_addresses, mail_settings, split_addresses
-from adjudicator.xlsx.reading import read_workbook
+from adjudicator.turn import pipeline
 from tests.helpers import example_campaign, state
 
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice
 from adjudicator.engine import registry
 from adjudicator.engine.ruleset import TurnInput, TurnResult
 from adjudicator.rulesets.star_sectors.rules import StarSectors
+from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, scenario, sheet_rows, write_orders
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.i18n import fold
+from adjudicator.intake.identity import META_SHEET
+from adjudicator.outputs.templates import LISTS_SHEET
 from adjudicator.rulesets.star_sectors.schemas import ORDERS
-from adjudicator.xlsx.identity import META_SHEET
-from adjudicator.xlsx.templates import LISTS_SHEET
+from adjudicator.turn import pipeline
 from tests.core.kit import every_text, private_facts
 from tests.helpers import example_data
 

@@ -9,12 +9,12 @@ from typing import Any
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.pipeline import CampaignError
 from adjudicator.engine.parameters import Parameter, ParameterError
+from adjudicator.engine.rules_data import RuleTableError, apply_change, default_tables
 from adjudicator.engine.values import ValueTypeError, read_switch, read_value
-from adjudicator.rules_data import RuleTableError, apply_change, default_tables
 from adjudicator.rulesets.coordinated_orders import skills
+from adjudicator.turn import pipeline
+from adjudicator.turn.pipeline import CampaignError
 from tests.coordinated_orders.kit import data
 from tests.helpers import make_campaign
 

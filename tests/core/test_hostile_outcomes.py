@@ -10,14 +10,14 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.campaign import pipeline
 from adjudicator.cli import EXIT_RULESET, main
 from adjudicator.dice import DiceError
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset
-from adjudicator.problems import ProblemList
+from adjudicator.intake.reading import read_table, read_workbook
+from adjudicator.outputs.safe_text import for_terminal
 from adjudicator.rulesets.galactic_war import schemas as gw_schemas
-from adjudicator.safe_text import for_terminal
-from adjudicator.xlsx.reading import read_table, read_workbook
+from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, scenario, tree_digest, write_orders
 
 
@@ -141,7 +141,7 @@ def test_an_ods_error_value_is_c05_at_its_cell_not_text(tmp_path: Path) -> None:
 
 
 def test_the_gm_sets_the_sheet_limits_in_the_settings() -> None:
-    from adjudicator.xlsx.safety import counted_limits
+    from adjudicator.intake.safety import counted_limits
 
     assert counted_limits({"max rows": 10_000, "max cells": "500000", "max columns": 2.5, "max text chars": "x",
                            "max text total": float("inf")}) == {"max_rows": 10_000, "max_cells": 500_000}

@@ -11,18 +11,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.submissions import mark_invalid_rows, read_sheets
 from adjudicator.cases import campaign_of, resolve_case
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset, installed
 from adjudicator.engine.ruleset import FactionOrders, TurnInput
-from adjudicator.ledger import Ledger
+from adjudicator.intake.reading import ErrorValue, SheetGrid, WorkbookData
+from adjudicator.intake.submissions import mark_invalid_rows, read_sheets
 from adjudicator.paths import examples_root
-from adjudicator.problems import ProblemList
 from adjudicator.scenario import load_scenario
 from adjudicator.testing import BAD_CELL, RULES, fingerprint
-from adjudicator.xlsx.reading import ErrorValue, SheetGrid, WorkbookData
+from adjudicator.turn import pipeline
 
 RULESETS = sorted(installed())
 

@@ -15,13 +15,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.blank_templates import build_all
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.outputs.blank_templates import build_all
+from adjudicator.outputs.reproducible import FIXED_CREATED, FIXED_DATE
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
 from adjudicator.paths import examples_root
 from adjudicator.scenario import build, campaign_from_data, load_scenario
-from adjudicator.xlsx.reproducible import FIXED_CREATED, FIXED_DATE
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
 
 
 def _digests(root: Path) -> dict[str, str]:

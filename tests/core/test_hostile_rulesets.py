@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign.submissions import load_submission
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.intake.submissions import load_submission
 from tests.helpers import sheet_rows, tree_digest
 from tests.hostile.make_corpus import RULESETS, Corpus, make_ruleset_corpus
 from tests.hostile.run_checks import CPU_SECONDS
@@ -86,7 +86,7 @@ QUICK = ("genuine.xlsx", "_header_cleared.xlsx", "_merged_over_wrong_type.xlsx",
 def test_a_few_files_of_each_ruleset_get_their_code_at_their_cell(name: str, tmp_path: Path) -> None:
     corpus = make_ruleset_corpus(name, tmp_path, subset=True)
     ruleset = find_ruleset(name)
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
 
     _, campaign, _ = pipeline.open_campaign(corpus.campaign)
     assert {c.name for c in corpus.cases if c.name.endswith(QUICK[1])}, corpus.cases

@@ -1,10 +1,10 @@
-"""adjudicator.ledger: posting changes and reconciling balances."""
+"""adjudicator.engine.ledger: posting changes and reconciling balances."""
 
 from __future__ import annotations
 
+from adjudicator.engine.ledger import Ledger, LedgerLine, account_label, ledger_row, unreconciled
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import Msg, msg
-from adjudicator.ledger import Ledger, LedgerLine, account_label, ledger_row, unreconciled
 
 CAUSE = msg("Income")
 

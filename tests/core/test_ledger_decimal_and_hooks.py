@@ -7,12 +7,12 @@ from pathlib import Path
 
 import openpyxl
 
+from adjudicator.engine.ledger import Ledger, exact, unreconciled
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import msg
-from adjudicator.ledger import Ledger, exact, unreconciled
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
 from adjudicator.rulesets.star_sectors.rules import StarSectors
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
 from tests.helpers import make_campaign, scenario, state
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.i18n import gettext_in, render
-from adjudicator.references import shown_reference
+from adjudicator.outputs.references import shown_reference
+from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.helpers import sheet_rows
 

@@ -23,7 +23,6 @@ import pytest
 from click.testing import CliRunner
 from imap_tools import MailBoxUnencrypted
 
-from adjudicator.campaign import master, pipeline
 from adjudicator.cli import main
 from adjudicator.i18n import all_spellings, fold
 from adjudicator.mail.compose import CRASH_VARIABLE
@@ -33,8 +32,10 @@ from adjudicator.mail.journal import Journal
 from adjudicator.mail.policy import apply_policy
 from adjudicator.mail.remind import remind
 from adjudicator.mail.send import send_results
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
+from adjudicator.store import master
+from adjudicator.turn import pipeline
 from tests.helpers import example_campaign
 from tests.mailserver import PASSWORD, MailServer, dovecot_binary, start_mail_server
 

@@ -10,16 +10,17 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from adjudicator.campaign import master, pipeline
-from adjudicator.campaign.gm_input import write_gm_input
-from adjudicator.campaign.store import CampaignFolder
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.sheets import Kind
 from adjudicator.i18n import msg
-from adjudicator.maps.view import GM, PUBLIC
-from adjudicator.problems import ProblemList
+from adjudicator.outputs.maps.view import GM, PUBLIC
+from adjudicator.outputs.writing import atomic_save
 from adjudicator.scenario import load_scenario
-from adjudicator.sheets import Kind
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.store import master
+from adjudicator.store.folder import CampaignFolder
+from adjudicator.turn import pipeline
+from adjudicator.turn.gm_input import write_gm_input
 from tests.core.kit import svg_ids
 
 MAPPED = ("star_sectors", "galactic_war", "inner_sphere")
@@ -253,7 +254,7 @@ UNIT_KINDS = ("gained", "lost", "moved", "changed", "damaged", "repaired")
 def second_turn_orders(root: Path) -> None:
     """The next turn's order workbooks, built as `adjudicator templates` builds them, filled with the example's
     orders again (rows the new state no longer allows are refused at their cells, as a player's would be)."""
-    from adjudicator.xlsx.templates import build_order_workbook
+    from adjudicator.outputs.templates import build_order_workbook
 
     _, campaign, ruleset = pipeline.open_campaign(root)
     orders = load_scenario(ruleset.example_dir())["orders"]
@@ -284,7 +285,7 @@ def new_player_turn(root: Path) -> None:
 def answer_second_pass(root: Path) -> None:
     """The GM's decisions the second turn asks for: every battle won by its first side (20 % and 50 % lost),
     every research feasible at 300, a treasury adjustment; galactic_war's purchases as in the example."""
-    from adjudicator.campaign.gm_input import read_gm_input
+    from adjudicator.turn.gm_input import read_gm_input
 
     folder, campaign, ruleset = pipeline.open_campaign(root)
     path = folder.gm_input(campaign.turn)

@@ -13,12 +13,13 @@ from typing import Any
 import openpyxl
 import pytest
 
-from adjudicator.campaign import master, pipeline
-from adjudicator.campaign.dice_source import use_verifiable_dice
+from adjudicator.dice.source import use_verifiable_dice
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in, msg, render, ruleset_catalog
-from adjudicator.maps.draw import render as draw
-from adjudicator.maps.stored import MAP_SOURCE, kept_views, map_tab_of
+from adjudicator.outputs.maps.draw import render as draw
+from adjudicator.outputs.maps.stored import MAP_SOURCE, kept_views, map_tab_of
+from adjudicator.store import master
+from adjudicator.turn import pipeline
 from tests.core.test_campaign_language import _set_language
 
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
@@ -134,7 +135,7 @@ def test_an_old_campaigns_tabs_that_cannot_be_rewritten_are_named_to_the_gm(
     """A campaign whose earlier turn tabs were written before their contents were kept as data (no hidden
     source sheets): switched from Russian to Spanish, its tabs stay Russian and the GM is told which, in his
     words; the same campaign with its data kept is told nothing."""
-    from adjudicator.campaign.turn_tabs import SOURCE
+    from adjudicator.store.turn_tabs import SOURCE
 
     root = copied("galactic_war", tmp_path_factory, tmp_path)
     book = openpyxl.load_workbook(root / "campaign.xlsx")

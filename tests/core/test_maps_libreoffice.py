@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.turn import pipeline
 from tests.conftest import convert
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in
+from adjudicator.turn import pipeline
 
 SEVERAL = sorted(name for name, r in installed().items() if len(r.order_schemas) > 1)
 

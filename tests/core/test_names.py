@@ -8,9 +8,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
-from adjudicator.names import NameReader, key, sound_key
+from adjudicator.intake.names import NameReader, key, sound_key
+from adjudicator.turn import pipeline
 
 TO_CYRILLIC = str.maketrans("ABCEHKMOPTXaceopx", "АВСЕНКМОРТХасеорх")
 
@@ -25,9 +25,9 @@ def test_keys() -> None:
 
 
 def test_a_suggestion_joins_the_hint_of_the_error_at_its_cell_and_is_dropped_without_one() -> None:
+    from adjudicator.engine.problems import Problem, ProblemList, Severity
     from adjudicator.i18n import msg
-    from adjudicator.names import suggest
-    from adjudicator.problems import Problem, ProblemList, Severity
+    from adjudicator.intake.names import suggest
 
     problems = ProblemList([Problem("E01", Severity.ERROR, msg("Bad."), msg("Fix it."), sheet="S", cell="B2")])
     suggest(problems, [Problem("N02", Severity.WARNING, msg("?"), msg("Did you mean {values}?", values="A1"),

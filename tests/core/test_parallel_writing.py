@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import parallel, pipeline
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.outputs import parallel
+from adjudicator.turn import pipeline
 
 
 def _digests(root: Path) -> dict[str, str]:

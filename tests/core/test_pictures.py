@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.pictures import KINDS, READABLE_PIXELS, first_page_content, pictures
+from adjudicator.outputs.pictures import KINDS, READABLE_PIXELS, first_page_content, pictures
 
 pytestmark = pytest.mark.libreoffice
 
@@ -41,7 +41,7 @@ def test_a_picture_is_cropped_to_its_content_at_a_readable_scale(soffice: str, t
 
     from openpyxl import Workbook
 
-    from adjudicator.pictures import crop
+    from adjudicator.outputs.pictures import crop
 
     book = Workbook()
     book.active["A1"] = "Hello"

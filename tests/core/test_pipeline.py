@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.store import CampaignFolder
+from adjudicator.engine.ledger import unreconciled
 from adjudicator.i18n import gettext_in
-from adjudicator.ledger import unreconciled
 from adjudicator.rulesets.star_sectors.rules import StarSectors
+from adjudicator.store.folder import CampaignFolder
+from adjudicator.turn import pipeline
 from tests.helpers import (
     all_values,
     example_data,
@@ -141,7 +141,7 @@ def test_order_of_files_and_of_unrelated_rows_changes_nothing(tmp_path: Path) ->
 
 def test_a_failing_turn_leaves_the_campaign_exactly_as_it_was(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = tree_digest(example)
-    from adjudicator.campaign import outputs
+    from adjudicator.outputs import faction_workbooks as outputs
 
     def broken(*args, **kwargs):  # noqa: ANN002, ANN003
         raise OSError("disk full")
@@ -154,7 +154,7 @@ def test_a_failing_turn_leaves_the_campaign_exactly_as_it_was(example: Path, mon
 
 
 def test_an_interrupted_commit_is_rolled_forward(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator.campaign import store
+    from adjudicator.store import folder as store
 
     def crash(*args, **kwargs):  # noqa: ANN002, ANN003
         raise KeyboardInterrupt
@@ -217,9 +217,9 @@ def test_missing_faction_blocks_the_turn_unless_allowed(tmp_path: Path) -> None:
 
 
 def test_templates_one_per_faction_with_identity(example: Path) -> None:
-    from adjudicator.problems import ProblemList
-    from adjudicator.xlsx.identity import read_identity
-    from adjudicator.xlsx.reading import read_workbook
+    from adjudicator.engine.problems import ProblemList
+    from adjudicator.intake.identity import read_identity
+    from adjudicator.intake.reading import read_workbook
 
     paths = pipeline.make_templates(example)
     assert [p.name for p in paths] == ["ALPHA.xlsx", "BETA.xlsx", "BORYA.xlsx", "GAMMA.xlsx"]
@@ -229,7 +229,7 @@ def test_templates_one_per_faction_with_identity(example: Path) -> None:
 
 def test_an_interrupted_reprocess_puts_the_earlier_results_back(example: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator.campaign import store
+    from adjudicator.store import folder as store
 
     pipeline.run(example)
     before = tree_digest(example)
@@ -257,7 +257,7 @@ def test_an_interrupted_reprocess_puts_the_earlier_results_back(example: Path,
 
 def test_an_interrupted_reprocess_after_its_manifest_is_rolled_forward(example: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator.campaign import store
+    from adjudicator.store import folder as store
 
     pipeline.run(example)
     first = master_values(example)
@@ -274,7 +274,7 @@ def test_an_interrupted_reprocess_after_its_manifest_is_rolled_forward(example: 
 def test_one_adjudicator_at_a_time(example: Path) -> None:
     import os
 
-    from adjudicator.campaign.store import CampaignBusyError
+    from adjudicator.store.folder import CampaignBusyError
 
     lock = example / ".adjudicator.lock"
     lock.write_text(str(os.getppid()))  # a live process holds the campaign
@@ -291,7 +291,7 @@ def test_an_interrupted_setting_aside_is_undone(example: Path, monkeypatch: pyte
     """Reprocessing dies while it moves the earlier results aside: they are all put back."""
     import os as real_os
 
-    from adjudicator.campaign import store
+    from adjudicator.store import folder as store
 
     pipeline.run(example)
     before = tree_digest(example)

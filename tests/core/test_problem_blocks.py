@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
+from adjudicator.turn import pipeline
 
 
 def _check(root: Path, columns: str) -> str:

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.mail.publish import ReportTable, bbcode, escape_markdown, markdown, public_tables, publish
 from adjudicator.paths import examples_root
 from adjudicator.scenario import load_scenario
+from adjudicator.turn import pipeline
 from tests.core.kit import private_facts
 
 RULESETS = ("star_sectors", "galactic_war", "inner_sphere", "coordinated_orders")

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import ruleset_catalog
+from adjudicator.turn import pipeline
 from tests.pdf_layout import cell_words, overlaps, past_the_edge
 from tests.pdf_layout import pages as read_pages
 
@@ -50,9 +50,9 @@ def every_workbook(name: str, root: Path) -> list[tuple[str, Path]]:
     templates and results in each faction's language, a checked copy with errors, the GM input (as the turn
     wrote it) and campaign.xlsx in the campaign's language, and campaign.xlsx written again in each other
     language the example offers (the GM changing the campaign's: every earlier tab and map rewritten)."""
-    from adjudicator.campaign import master
-    from adjudicator.campaign.outputs import checked_copy
-    from adjudicator.xlsx.writing import atomic_save
+    from adjudicator.outputs.faction_workbooks import checked_copy
+    from adjudicator.outputs.writing import atomic_save
+    from adjudicator.store import master
 
     pipeline.new_campaign(installed()[name], root, example=True)
     _, campaign, ruleset = pipeline.open_campaign(root)
@@ -95,8 +95,8 @@ def every_workbook(name: str, root: Path) -> list[tuple[str, Path]]:
 def gm_input_in_other_languages(gm_input: Path, ruleset: Any, campaign: Any, offered: list[str],
                                 root: Path) -> list[tuple[str, Path]]:
     """The example's GM input as the adjudicator writes it for a GM of each other language offered."""
-    from adjudicator.campaign.gm_input import read_gm_input, write_gm_input
-    from adjudicator.problems import ProblemList
+    from adjudicator.engine.problems import ProblemList
+    from adjudicator.turn.gm_input import read_gm_input, write_gm_input
 
     sheets = read_gm_input(gm_input, ruleset, ProblemList()) or {}
     requests = {}

@@ -9,10 +9,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
+from adjudicator.engine.rules_data import RuleTableError, default_tables, find_place, rule_tables
 from adjudicator.paths import examples_root
-from adjudicator.rule_table_words import package_words
-from adjudicator.rules_data import RuleTableError, default_tables, find_place, rule_tables
+from adjudicator.store.rule_table_words import package_words
+from adjudicator.turn import pipeline
 
 EXAMPLES = [("galactic_war", "Таблицы правил", ["units", "Крейсер", "combat", 7], ("units", "CRUISER", "combat"), 7),
             ("inner_sphere", "Tablas de reglas", ["factories", "F. Ligera", "income", 50],

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.rules_data import RULE_TABLES, ships_tables
 from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
-from adjudicator.rules_data import RULE_TABLES, ships_tables
 
 
 def _keys(ruleset: Ruleset | type[Ruleset]) -> list[str]:

@@ -1,4 +1,4 @@
-"""adjudicator.xlsx.safety and adjudicator.xlsx.reading, on real files written to tmp_path."""
+"""adjudicator.intake.safety and adjudicator.intake.reading, on real files written to tmp_path."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.problems import ProblemList, Severity
-from adjudicator.sheets import Column, Kind, TableSchema
-from adjudicator.xlsx.reading import SheetGrid, WorkbookData, read_table, read_workbook
-from adjudicator.xlsx.safety import Limits, check_file
+from adjudicator.engine.problems import ProblemList, Severity
+from adjudicator.engine.sheets import Column, Kind, TableSchema
+from adjudicator.intake.reading import SheetGrid, WorkbookData, read_table, read_workbook
+from adjudicator.intake.safety import Limits, check_file
 
 MOVES = TableSchema(
     "moves",

@@ -1,4 +1,4 @@
-"""adjudicator.validation: every bad cell of a table read from a real workbook, reported at once."""
+"""adjudicator.intake.validation: every bad cell of a table read from a real workbook, reported at once."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from adjudicator.engine.problems import Problem, ProblemList, Severity
+from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import msg
-from adjudicator.problems import Problem, ProblemList, Severity
-from adjudicator.sheets import Column, Kind, TableSchema, choices
-from adjudicator.validation import as_number, as_whole, is_all, validate_table
-from adjudicator.xlsx.reading import Table, read_table, read_workbook
+from adjudicator.intake.reading import Table, read_table, read_workbook
+from adjudicator.intake.validation import as_number, as_whole, is_all, validate_table
 
 ORDERS = TableSchema(
     "orders",

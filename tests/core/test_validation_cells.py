@@ -1,4 +1,4 @@
-"""adjudicator.validation finds exactly the failing cells pandera's lazy validation found (the project used it
+"""adjudicator.intake.validation finds exactly the failing cells pandera's lazy validation found (the project used it
 before checking cells itself): same problems, codes, cells, messages and typed values, on random tables."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.errors import SchemaErrors
 
-from adjudicator import validation
-from adjudicator.problems import ProblemList
-from adjudicator.sheets import Choice, Column, Kind, TableSchema
-from adjudicator.xlsx.reading import Table
+from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.sheets import Choice, Column, Kind, TableSchema
+from adjudicator.intake import validation
+from adjudicator.intake.reading import Table
 
 COLUMNS = (Column("a", "Amount", Kind.INT, required=True, minimum=0, maximum=50),
            Column("b", "Order", Kind.CHOICE, required=True, choices=(Choice("MOVE", "MOVE"), Choice("BUILD", "BUILD"))),

@@ -13,10 +13,8 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.campaign import master, pipeline
-from adjudicator.campaign.dice_source import use_verifiable_dice
 from adjudicator.cli import main
-from adjudicator.dice_keys import (
+from adjudicator.dice.keys import (
     PRIVATE_KEY_FILE,
     PUBLIC_KEY_SETTING,
     VERIFIABLE,
@@ -25,12 +23,15 @@ from adjudicator.dice_keys import (
     public_text,
     read_private_key,
 )
-from adjudicator.dice_report import FIELDS, FIRST_TABLE_ROW, find_verification_grid, read_verification
+from adjudicator.dice.report import FIELDS, FIRST_TABLE_ROW, find_verification_grid, read_verification
+from adjudicator.dice.source import use_verifiable_dice
+from adjudicator.dice.verifiable import message, sign, value_of
+from adjudicator.dice.verify import verify
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset
-from adjudicator.problems import ProblemList
-from adjudicator.verifiable_dice import message, sign, value_of
-from adjudicator.verify import verify
-from adjudicator.xlsx.reading import read_workbook
+from adjudicator.intake.reading import read_workbook
+from adjudicator.store import master
+from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.core.kit import every_text
 from tests.helpers import sheet_rows

@@ -12,13 +12,13 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in
 from adjudicator.rulesets.coordinated_orders import rules as coordinated_orders_rules
 from adjudicator.rulesets.galactic_war import rules as galactic_war_rules
 from adjudicator.rulesets.inner_sphere.orders import common as is_common
 from adjudicator.rulesets.star_sectors import rules as star_sectors_rules
+from adjudicator.turn import pipeline
 
 RULESETS = sorted(installed())
 STATUSES = ("done", "partial", "rejected")

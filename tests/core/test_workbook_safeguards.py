@@ -8,10 +8,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import installed
-from adjudicator.sheets import Kind
-from adjudicator.xlsx.layout import used_range
+from adjudicator.engine.sheets import Kind
+from adjudicator.outputs.layout import used_range
+from adjudicator.turn import pipeline
 
 RULESETS = sorted(installed())
 
@@ -41,7 +41,7 @@ def test_every_template_validation_alerts_and_identifiers_are_text(campaign_root
 
 
 def test_gm_input_refuses_percentages_outside_0_to_100(tmp_path: Path) -> None:
-    from adjudicator.campaign.gm_input import write_gm_input
+    from adjudicator.turn.gm_input import write_gm_input
 
     ruleset = installed()["star_sectors"]
     path = tmp_path / "gm_input.xlsx"

@@ -10,8 +10,8 @@ from openpyxl.formatting.rule import CellIsRule
 from openpyxl.styles import PatternFill
 
 from adjudicator.engine.ruleset import ReportTable
-from adjudicator.xlsx.fast_save import atomic_save_fast, save_workbook
-from adjudicator.xlsx.writing import write_report_sheet, write_table_sheet
+from adjudicator.outputs.fast_save import atomic_save_fast, save_workbook
+from adjudicator.outputs.writing import write_report_sheet, write_table_sheet
 
 
 def _workbook() -> openpyxl.Workbook:

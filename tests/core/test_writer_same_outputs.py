@@ -1,8 +1,8 @@
 """The writer gives the workbooks the old one gave. Every ruleset's example is checked and run; each workbook
 the project saves (checked copies, results, the master, GM input) is captured just before its layout, then
 made both as it was (tests/writer_reference.py's layout, a walk over every coordinate of the used range, and
-openpyxl's save) and as the writer makes it (adjudicator/xlsx/layout.py from the cells the sheet holds, and
-the XlsxWriter save of adjudicator/xlsx/fast_save.py for the checked copies, results and the master), and
+openpyxl's save) and as the writer makes it (adjudicator/outputs/layout.py from the cells the sheet holds, and
+the XlsxWriter save of adjudicator/outputs/fast_save.py for the checked copies, results and the master), and
 the two files are read back and compared: values, styles as a reader sees them, dropdowns and their alerts,
 protection, widths, heights, print setup, hidden sheets, defined names, pictures, charts, comments, links."""
 
@@ -16,11 +16,11 @@ from typing import Any
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
-from adjudicator.xlsx import layout
-from adjudicator.xlsx.fast_save import save_fast
+from adjudicator.outputs import layout
+from adjudicator.outputs.fast_save import save_fast
+from adjudicator.turn import pipeline
 from tests import writer_reference
 
 ERRORS = {gettext_in(lang, "Errors") for lang in ("en", "es", "ru")}

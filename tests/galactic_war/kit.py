@@ -8,17 +8,17 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice, DiceError, Roll
 from adjudicator.engine.books import unbalanced
+from adjudicator.engine.ledger import Ledger
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.ruleset import FactionOrders, SheetRows, TurnInput, TurnResult
-from adjudicator.ledger import Ledger
-from adjudicator.problems import ProblemList
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.cli import build_contest, default_params
 from adjudicator.rulesets.galactic_war.combat import parse_retreat
 from adjudicator.rulesets.galactic_war.plans import BattlePlan
 from adjudicator.scenario import campaign_from_data
+from adjudicator.turn import pipeline
 from tests.helpers import state
 
 SYSTEMS = [
@@ -63,8 +63,8 @@ def transport_capacity(n: int) -> dict[str, Any]:
 
 
 def orders(root: Path, faction: str, sheets: dict[str, list[dict[str, Any]]]) -> None:
-    from adjudicator.xlsx.templates import build_order_workbook
-    from adjudicator.xlsx.writing import atomic_save
+    from adjudicator.outputs.templates import build_order_workbook
+    from adjudicator.outputs.writing import atomic_save
 
     _, campaign, ruleset = pipeline.open_campaign(root)
     atomic_save(build_order_workbook(ruleset, campaign, faction, sheets), root / "inbox" / f"{faction}.xlsx")

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice
 from adjudicator.rulesets.galactic_war.combat import Contest, Member, Side, fight, parse_retreat
 from adjudicator.rulesets.galactic_war.orders.move import parse_free_text
+from adjudicator.turn import pipeline
 from tests.galactic_war.kit import gw, orders, transport_capacity, units
 from tests.helpers import make_campaign, sheet_rows, state, write_gm
 

@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from adjudicator import rules_data
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice
+from adjudicator.engine import rules_data
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import Row, carry_out_orders
+from adjudicator.engine.problems import Severity
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import FactionOrders, TurnResult
-from adjudicator.ledger import Ledger
-from adjudicator.problems import Severity
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.combat import Member, Side
 from adjudicator.rulesets.galactic_war.orders.move import Move, MoveType, plan
 from adjudicator.scenario import campaign_from_data
+from adjudicator.turn import pipeline
 from tests.galactic_war.kit import (
     ScriptedDice,
     battles,

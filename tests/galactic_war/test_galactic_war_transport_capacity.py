@@ -8,11 +8,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.campaign.pipeline import CampaignError
+from adjudicator.engine.ledger import Ledger
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.ruleset import FactionOrders, TurnInput
-from adjudicator.ledger import Ledger
-from adjudicator.problems import ProblemList
+from adjudicator.turn import pipeline
+from adjudicator.turn.pipeline import CampaignError
 from tests.galactic_war.kit import SHEETS, ScriptedDice, gw, transport_capacity, typed
 from tests.helpers import make_campaign
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from adjudicator import testing
 from adjudicator.cases import resolve_case
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import FactionOrders
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.galactic_war.orders.common import RaceOrders
 from adjudicator.rulesets.galactic_war.rules import galaxy_of
 from adjudicator.rulesets.galactic_war.state import world_from_tables

@@ -23,12 +23,12 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 
-from adjudicator.campaign import pipeline
-from adjudicator.names import LOOK_ALIKES
-from adjudicator.sheets import Kind
-from adjudicator.xlsx.identity import META_SHEET
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.engine.sheets import Kind
+from adjudicator.intake.identity import META_SHEET
+from adjudicator.intake.names import LOOK_ALIKES
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
+from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, scenario
 
 ORDERS = "Orders"
@@ -156,7 +156,7 @@ def _many_rows(count: int) -> Callable[[str], str]:
 
 def _unknown_headers(count: int) -> Callable[[str], str]:
     def edit(xml: str) -> str:
-        from adjudicator.xlsx.bounds import column_letters
+        from adjudicator.intake.bounds import column_letters
 
         cells = "".join(f'<c r="{column_letters(c)}1" t="inlineStr"><is><t>Note {c}</t></is></c>'
                         for c in range(30, 30 + count))
@@ -543,7 +543,7 @@ def _passing_rows(ruleset: Any, campaign: Any, faction: str, sheets: dict[str, l
                   work: Path) -> dict[str, list[dict[str, Any]]]:
     """The faction's example rows without those check rejects (again, until none is: a row may lean on
     another)."""
-    from adjudicator.campaign.submissions import load_submission
+    from adjudicator.intake.submissions import load_submission
 
     lang = campaign.factions[faction].language
     rows = {k: [dict(r) for r in v] for k, v in sheets.items()}

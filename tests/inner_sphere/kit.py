@@ -7,12 +7,13 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice, Roll
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import FactionOrders, SheetRows
-from adjudicator.ledger import Ledger
+from adjudicator.outputs.templates import build_order_workbook
+from adjudicator.outputs.writing import atomic_save
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders import agency, movement
@@ -21,8 +22,7 @@ from adjudicator.rulesets.inner_sphere.orders.base import FactionState
 from adjudicator.rulesets.inner_sphere.orders.common import Context, Done, Rejection
 from adjudicator.rulesets.inner_sphere.orders.movement import Chain
 from adjudicator.rulesets.inner_sphere.state import World, world_from_tables
-from adjudicator.xlsx.templates import build_order_workbook
-from adjudicator.xlsx.writing import atomic_save
+from adjudicator.turn import pipeline
 from tests.helpers import state
 
 RULESET = find_ruleset("inner_sphere")

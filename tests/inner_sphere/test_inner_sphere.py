@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.campaign import pipeline
-from adjudicator.ledger import unreconciled
+from adjudicator.engine.ledger import unreconciled
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere import hexmap
 from adjudicator.rulesets.inner_sphere.data import bonuses, tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT
 from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost, regiment_repair_turns
 from adjudicator.scenario import load_scenario
+from adjudicator.turn import pipeline
 from tests.helpers import all_values, make_campaign, sheet_rows, state, write_gm
 from tests.inner_sphere.kit import RULESET, orders, problems_of, table, treasury, world_data
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from adjudicator.dice import Dice
-from adjudicator.ledger import Ledger
+from adjudicator.engine.ledger import Ledger
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders import agency
@@ -372,7 +372,7 @@ def test_same_seed_same_outcome_whatever_the_order_of_the_states() -> None:
 # ---------------------------------------------------------------------- the example: fog of war, replay
 @pytest.fixture(scope="module")
 def example(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, Any, Path]:
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
     from tests.inner_sphere.kit import RULESET
 
     root = tmp_path_factory.mktemp("agency") / "ex"
@@ -421,7 +421,7 @@ def test_example_fog_of_war_agency_secrets_stay_with_their_faction(example: tupl
 
 
 def test_example_agency_replays_identically(example: tuple[Any, Any, Any, Path], tmp_path: Path) -> None:
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
     from tests.helpers import all_values
     from tests.inner_sphere.kit import RULESET
 
@@ -438,7 +438,7 @@ def test_workbooks_sabotage_delays_production_espionage_reaches_only_the_spy(tmp
     """A turn through the pipeline: Kurita's commando sabotages Davion's factory (the regiment due this
     turn does not arrive), spies on the planet (names learnt, in Kurita's Intelligence tab only) and a new
     commando is recorded in the campaign; Davion is told of the halt but not by whom, nor of the spying."""
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
     from tests.helpers import make_campaign, sheet_rows, state
     from tests.inner_sphere.kit import orders, world_data
 
@@ -475,7 +475,7 @@ def test_workbooks_sabotage_delays_production_espionage_reaches_only_the_spy(tmp
 
 
 def test_workbooks_military_sabotage_leaves_the_regiment_behind_when_its_ship_loads(tmp_path: Path) -> None:
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
     from tests.helpers import make_campaign, state
     from tests.inner_sphere.kit import orders, world_data
 
@@ -536,7 +536,7 @@ def test_success_ranges_of_the_defensive_operations_which_are_never_detected(op:
 def test_agency_cost_preview_counts_bribes_statuses_and_comes_before_research(tmp_path: Path) -> None:
     import openpyxl
 
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
     from tests.inner_sphere.kit import RULESET
 
     root = tmp_path / "ex"
@@ -582,7 +582,7 @@ def test_attach_requires_roll_option_costs_10_and_rolls_like_a_new_commando() ->
 
 
 def test_check_reports_every_agency_mistake_at_its_cell(tmp_path: Path) -> None:
-    from adjudicator.campaign import pipeline
+    from adjudicator.turn import pipeline
     from tests.helpers import make_campaign
     from tests.inner_sphere.kit import orders, world_data
 

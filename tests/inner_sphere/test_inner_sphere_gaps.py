@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, sheet_rows, write_gm
 from tests.inner_sphere.kit import W1_CHAIN, W1_LINKS, W1_REGIMENTS, W1_SYSTEMS, orders, problems_of, table, world_data
 

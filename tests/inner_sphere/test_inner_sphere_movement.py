@@ -9,12 +9,12 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator.campaign import pipeline
 from adjudicator.dice import Dice
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import Rejection
 from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
 from adjudicator.rulesets.inner_sphere.state import World
+from adjudicator.turn import pipeline
 from tests.helpers import all_values, make_campaign, sheet_rows, write_gm
 from tests.inner_sphere.kit import (
     PARAMS,

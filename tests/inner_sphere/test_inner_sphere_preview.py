@@ -10,10 +10,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.campaign import pipeline
 from adjudicator.i18n import gettext_in, render
-from adjudicator.references import shown_reference
+from adjudicator.outputs.references import shown_reference
 from adjudicator.rulesets.inner_sphere.data import tariffs
+from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.helpers import make_campaign, sheet_rows
 from tests.inner_sphere.kit import RULESET, orders, world_data

@@ -8,11 +8,11 @@ from typing import Any
 
 from adjudicator import testing
 from adjudicator.cases import resolve_case, sheets_of
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.ruleset import FactionOrders
 from adjudicator.engine.validity import mark_rejected, passed_orders
-from adjudicator.ledger import Ledger
-from adjudicator.problems import ProblemList
 from adjudicator.rulesets.inner_sphere.orders.common import Done
 from adjudicator.rulesets.inner_sphere.rules import apply_sales_due, area, faction_state
 from adjudicator.rulesets.inner_sphere.state import world_from_tables

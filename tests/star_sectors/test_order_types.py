@@ -15,11 +15,11 @@ import pytest
 from adjudicator import testing
 from adjudicator.cases import resolve_case
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders
 from adjudicator.engine.presentation import Presentation
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInput, TurnResult
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.star_sectors.orders.common import FactionState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,8 @@ def test_star_sectors_check_and_run_refuse_the_same_rows() -> None:
 
 def test_the_engine_core_imports_no_workbook_library_and_names_no_ruleset() -> None:
     code = ("import sys, adjudicator.engine.ruleset, adjudicator.engine.orders, adjudicator.engine.presentation, "
-            "adjudicator.engine.reporting, adjudicator.engine.books, adjudicator.engine.validity, adjudicator.ledger; "
+            "adjudicator.engine.reporting, adjudicator.engine.books, adjudicator.engine.validity, "
+            "adjudicator.engine.ledger; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('openpyxl', 'python_calamine')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from adjudicator.campaign import pipeline
+from adjudicator.outputs.templates import LISTS_SHEET, build_order_workbook
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.star_sectors.dropdowns import square_lists
 from adjudicator.rulesets.star_sectors.orders import build, disband, move
 from adjudicator.rulesets.star_sectors.orders.common import OrderRow
 from adjudicator.rulesets.star_sectors.state import world_from_tables
-from adjudicator.xlsx.templates import LISTS_SHEET, build_order_workbook
+from adjudicator.turn import pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from generate import generate  # noqa: E402

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from adjudicator.campaign import pipeline
-from adjudicator.ledger import Ledger
+from adjudicator.engine.ledger import Ledger
 from adjudicator.rulesets.star_sectors import ruleset as star_sectors
 from adjudicator.rulesets.star_sectors.orders import move
 from adjudicator.rulesets.star_sectors.orders.common import Context, Done, OrderRow, Rejection
 from adjudicator.rulesets.star_sectors.phases import battle, income
 from adjudicator.rulesets.star_sectors.rules import carry_out_faction
 from adjudicator.rulesets.star_sectors.state import Project, Square, Usage, World
+from adjudicator.turn import pipeline
 from tests.helpers import (
     fleets_of,
     make_campaign,

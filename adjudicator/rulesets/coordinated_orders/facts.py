@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.engine.problems import Problem, ProblemList, Severity
 from adjudicator.engine.ruleset import SheetRows
+from adjudicator.engine.sheets import records
 from adjudicator.i18n import Msg, fold, msg
-from adjudicator.problems import Problem, ProblemList, Severity
 from adjudicator.rulesets.coordinated_orders.orders.common import targets_in
 from adjudicator.rulesets.coordinated_orders.state import ident
-from adjudicator.sheets import records
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,10 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders
+from adjudicator.engine.problems import Problem, Severity
+from adjudicator.engine.rules_data import RULE_TABLES
 from adjudicator.engine.ruleset import (
     Campaign,
     OrderOutcome,
@@ -24,9 +27,6 @@ from adjudicator.engine.ruleset import (
     TurnResult,
 )
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.ledger import Ledger
-from adjudicator.problems import Problem, Severity
-from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.coordinated_orders import schemas, skills
 from adjudicator.rulesets.coordinated_orders.facts import (
     FactKey,

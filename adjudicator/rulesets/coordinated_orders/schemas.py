@@ -3,8 +3,8 @@ rosters and their weapons), the two order sheets (coordinated orders and AROs) a
 
 from __future__ import annotations
 
+from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import N_
-from adjudicator.sheets import Column, Kind, TableSchema, choices
 
 YES_NO = choices(
     ("YES", N_("YES"), ["Y", "si", "sí", "S", "да", "true", "1", "x"]),

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator import rules_data
+from adjudicator.engine import rules_data
 
 PACKAGE = "adjudicator.rulesets.coordinated_orders"
 TABLE = "skills"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.sheets import records
 from adjudicator.i18n import fold
 from adjudicator.rulesets.coordinated_orders import schemas
-from adjudicator.sheets import records
 
 HIDDEN = ("HIDDEN_DEPLOYMENT", "AIRBORNE_OFF_TABLE")
 

@@ -37,7 +37,7 @@ def parse_fleet(text: str) -> dict[str, int]:
 
 def _lang() -> str:
     from adjudicator.cli import State
-    from adjudicator.click_i18n import language_from_environment
+    from adjudicator.i18n.click import language_from_environment
 
     return State.lang or language_from_environment() or "en"  # --lang, ADJUDICATOR_LANG, the locale
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from adjudicator.dice_visibility import factions_named, shared_by_group
+from adjudicator.dice.visibility import factions_named, shared_by_group
 from adjudicator.i18n import Msg, msg
 
 #: Purposes whose rolls are shared by the group of their first N parts: battle:SYSTEM:NUMBER,

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from adjudicator.engine.ruleset import Campaign, TurnResult
-from adjudicator.maps.view import (
+from adjudicator.engine.sheets import records
+from adjudicator.outputs.maps.view import (
     GM,
     Arrow,
     Battle,
@@ -22,7 +23,6 @@ from adjudicator.maps.view import (
     reports_of,
     text,
 )
-from adjudicator.sheets import records
 
 
 def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:

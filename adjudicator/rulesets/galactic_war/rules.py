@@ -15,13 +15,14 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.outcome import Result
 from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.problems import Problem, Severity
 from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
+from adjudicator.engine.sheets import records
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.ledger import Ledger
-from adjudicator.problems import Problem, Severity
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.orders.battle_plan import BattlePlanType
 from adjudicator.rulesets.galactic_war.orders.common import Galaxy, RaceOrders
@@ -36,7 +37,6 @@ from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext,
 from adjudicator.rulesets.galactic_war.presentation import GalacticWarPresentation
 from adjudicator.rulesets.galactic_war.reports import Reporter
 from adjudicator.rulesets.galactic_war.state import World, world_from_tables, world_to_tables
-from adjudicator.sheets import records
 
 __all__ = ["MOVEMENT", "ORDER_STEPS", "ORDER_TYPES", "GalacticWar"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import N_
-from adjudicator.sheets import Column, Kind, TableSchema, choices
 
 #: Unit types, with the source document's own words (and their usual inflections) as synonyms.
 UNIT_TYPES = choices(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator import rules_data
+from adjudicator.engine import rules_data
 
 PACKAGE = "adjudicator.rulesets.galactic_war"  # the data package: tables.toml
 

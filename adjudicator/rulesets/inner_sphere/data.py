@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator import rules_data
-from adjudicator.ledger import Amount
+from adjudicator.engine import rules_data
+from adjudicator.engine.ledger import Amount
 from adjudicator.rulesets.inner_sphere.state import amount
 
 PACKAGE = "adjudicator.rulesets.inner_sphere"
@@ -23,7 +23,7 @@ def rule_tables(changes: pd.DataFrame | None = None) -> dict[str, Any]:
 
 def by_roll(table: Mapping[str, Any], roll: int) -> dict[str, Any]:
     """The row of a roll table whose key ("1", "2-4", "9-10") holds ``roll``; a table that leaves the roll
-    out is a :class:`~adjudicator.rules_data.RuleTableError` (a table the GM changed must still cover it)."""
+    out is a :class:`~adjudicator.engine.rules_data.RuleTableError` (a table the GM changed must still cover it)."""
     ranges = []
     for key, row in table.items():
         low, _, high = str(key).partition("-")

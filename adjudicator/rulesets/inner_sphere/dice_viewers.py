@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from adjudicator.dice_visibility import factions_named
+from adjudicator.dice.visibility import factions_named
 from adjudicator.i18n import Msg, msg
 
 GM_ONLY = ("agency:353:",)

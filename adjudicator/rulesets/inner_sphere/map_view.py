@@ -8,9 +8,21 @@ from __future__ import annotations
 from collections import defaultdict
 
 from adjudicator.engine.ruleset import Campaign, TurnResult
-from adjudicator.maps.view import GM, PUBLIC, Arrow, Battle, Layout, MapView, Place, Unit, report_rows, reports_of, text
+from adjudicator.engine.sheets import records
+from adjudicator.outputs.maps.view import (
+    GM,
+    PUBLIC,
+    Arrow,
+    Battle,
+    Layout,
+    MapView,
+    Place,
+    Unit,
+    report_rows,
+    reports_of,
+    text,
+)
 from adjudicator.rulesets.inner_sphere import hexmap
-from adjudicator.sheets import records
 
 ATTACKS = ("Raid", "Invade")
 UNKNOWN_OWNER = "?"  # forces espionage found, whose owner the report does not say

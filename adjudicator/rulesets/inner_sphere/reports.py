@@ -10,10 +10,10 @@ from typing import Any
 
 from adjudicator.dice import Dice
 from adjudicator.engine import reporting
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import N_, Joined, msg
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.inner_sphere.data import bonuses
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
 from adjudicator.rulesets.inner_sphere.orders.common import (

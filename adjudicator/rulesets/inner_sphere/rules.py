@@ -21,12 +21,12 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.rules_data import RULE_TABLES
 from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.ledger import Ledger
-from adjudicator.rules_data import RULE_TABLES
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.gm import GmInputs

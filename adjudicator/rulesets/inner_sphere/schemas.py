@@ -7,9 +7,9 @@ are keyed so that the movement and agency orders (part 2) can add their own tabl
 
 from __future__ import annotations
 
+from adjudicator.engine.rules_data import default_tables
+from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import N_
-from adjudicator.rules_data import default_tables
-from adjudicator.sheets import Column, Kind, TableSchema, choices
 
 #: The top aerospace defence level: the last level of the defences table of tables.toml (§2.3).
 TOP_DEFENCE = max(int(level) for level in default_tables("adjudicator.rulesets.inner_sphere")["defences"])

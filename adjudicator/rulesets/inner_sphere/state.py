@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from adjudicator import rules_data
-from adjudicator.ledger import Amount, exact
+from adjudicator.engine import rules_data
+from adjudicator.engine.ledger import Amount, exact
 from adjudicator.rulesets.inner_sphere.schemas import (
     COMMANDOS,
     FACTORIES,

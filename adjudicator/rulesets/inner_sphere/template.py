@@ -14,16 +14,16 @@ from openpyxl.styles import Protection
 from openpyxl.utils import quote_sheetname
 from openpyxl.workbook.workbook import Workbook
 
+from adjudicator.engine.ledger import Amount, Ledger
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import gettext_in
-from adjudicator.ledger import Amount, Ledger
+from adjudicator.outputs.templates import INPUT_ROWS
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
 from adjudicator.rulesets.inner_sphere.orders.common import Context
 from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost
 from adjudicator.rulesets.inner_sphere.phases import economy
 from adjudicator.rulesets.inner_sphere.state import amount, world_from_tables
-from adjudicator.xlsx.templates import INPUT_ROWS
 
 COSTS_SHEET = "_costs"
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.problems import Severity
 from adjudicator.engine.ruleset import GmInputs
 from adjudicator.i18n import msg
-from adjudicator.problems import Severity
 from adjudicator.rulesets.star_sectors import schemas
 from adjudicator.rulesets.star_sectors.orders import research_pay
 from adjudicator.rulesets.star_sectors.orders.common import Context, Rejection, change_fleet, credit

@@ -6,8 +6,8 @@ faction's report shows (a battle all the factions fought, with what was left of 
 from __future__ import annotations
 
 from adjudicator.engine.ruleset import Campaign, TurnResult
-from adjudicator.maps.view import Arrow, Battle, Layout, MapView, Place, Unit, report_rows, reports_of, text
-from adjudicator.sheets import records
+from adjudicator.engine.sheets import records
+from adjudicator.outputs.maps.view import Arrow, Battle, Layout, MapView, Place, Unit, report_rows, reports_of, text
 
 
 def _int(value: object) -> int:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.engine import reporting
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, FactionOrders, ReportTable
+from adjudicator.engine.sheets import records
 from adjudicator.i18n import N_, msg
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.star_sectors.orders.common import Done, OrderRow, Rejection
 from adjudicator.rulesets.star_sectors.phases import battle
 from adjudicator.rulesets.star_sectors.state import World
-from adjudicator.sheets import records
 
 
 def theft_rows(orders: dict[str, FactionOrders]) -> list[tuple[str, int, dict[str, Any]]]:

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.outcome import outcomes as engine_outcomes
 from adjudicator.engine.ruleset import (
@@ -28,7 +29,6 @@ from adjudicator.engine.ruleset import (
     TurnResult,
 )
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.star_sectors import schemas
 from adjudicator.rulesets.star_sectors.gm import GmPhase
 from adjudicator.rulesets.star_sectors.orders import build, feasibility

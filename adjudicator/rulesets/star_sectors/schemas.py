@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import N_
-from adjudicator.sheets import Column, Kind, TableSchema, choices
 
 ORDER_TYPES = choices(
     ("MOVE", N_("MOVE"), ["переместить", "перемещение", "mover", "movimiento", "move"]),

@@ -8,8 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.engine.sheets import plain_rows
 from adjudicator.rulesets.star_sectors.index import Fleets, Squares
-from adjudicator.sheets import plain_rows
 
 
 def square_id(value: Any) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from adjudicator.engine.ledger import Ledger
 from adjudicator.i18n import Msg
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.galactic_war.state import World
 
 Balances = dict[tuple[str, str], int]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.ledger import Amount
 from adjudicator.engine.orders import OrderType, Row
 from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import Msg
-from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.orders.common import Context, FactionPlan, OrderRow, can_pay, post
 from adjudicator.rulesets.inner_sphere.state import World
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from adjudicator.engine.ledger import Amount
 from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.data import Tariffs
 from adjudicator.rulesets.inner_sphere.state import World, amount
 

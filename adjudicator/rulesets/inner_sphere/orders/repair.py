@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from adjudicator.engine.ledger import Amount
 from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
-from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.orders.base import Bill, FactionState, SphereOrder
 from adjudicator.rulesets.inner_sphere.orders.common import REPAIRS, Context, OrderRow, money

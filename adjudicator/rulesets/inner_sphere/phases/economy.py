@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from adjudicator.engine.ledger import Amount
 from adjudicator.i18n import msg
-from adjudicator.ledger import Amount
 from adjudicator.rulesets.inner_sphere.data import Tariffs, bonuses
 from adjudicator.rulesets.inner_sphere.orders.common import ECONOMY, JUMPSHIPS, Context, money, post
 from adjudicator.rulesets.inner_sphere.state import World, amount

@@ -7,10 +7,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import OrderType, Row
 from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import Msg, msg
-from adjudicator.ledger import Ledger
 from adjudicator.rulesets.star_sectors import schemas
 from adjudicator.rulesets.star_sectors.state import World, square_id
 

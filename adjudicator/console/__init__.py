@@ -1,0 +1,1 @@
+"""The GM's Excel console (xlwings), apart from workbook input and output."""

@@ -1,0 +1,1 @@
+"""Intake: a submitted workbook made safe, read, typed and identified, every problem collected."""

@@ -1,0 +1,199 @@
+"""Workbooks handed back: a checked copy with an Errors tab, and a faction's results.
+
+Both are copies of the workbook the player sent; the original is never opened for writing. An
+``.xlsx``/``.xlsm`` is copied with openpyxl (macros dropped, never run) and saved as ``.xlsx`` (written by
+XlsxWriter: :mod:`adjudicator.outputs.fast_save`); an ``.ods`` (or a file openpyxl cannot load) is rebuilt from
+its cell values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+import openpyxl
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.comments import Comment
+
+from adjudicator.engine.ledger import LedgerLine, ledger_row
+from adjudicator.engine.problems import Problem
+from adjudicator.engine.ruleset import OrderOutcome, ReportTable, SheetRows, Status
+from adjudicator.engine.sheets import records
+from adjudicator.i18n import Msg, msg, render
+from adjudicator.intake.identity import META_SHEET
+from adjudicator.intake.reading import top_left
+from adjudicator.intake.submissions import Submission
+from adjudicator.outputs.references import shown_reference
+from adjudicator.outputs.writing import (
+    ERROR_FILL,
+    WARNING_FILL,
+    put,
+    sheet_title,
+    write_report_sheet,
+    write_table_sheet,
+)
+
+FIXED_TIME = dt.datetime(2000, 1, 1)
+
+
+def copy_of(submission: Submission) -> Workbook:
+    path = submission.path
+    if path.suffix.lower() in (".xlsx", ".xlsm") and submission.book is not None:  # a refused file is never parsed
+        try:
+            wb = openpyxl.load_workbook(path, keep_vba=False, keep_links=False, rich_text=False)
+            wb.template = False
+            return wb
+        except Exception:  # noqa: BLE001 - any failure means: rebuild from values
+            pass
+    wb = Workbook()
+    wb.remove(wb.active)
+    if submission.book is not None:
+        for name, grid in submission.book.sheets.items():
+            if name == META_SHEET or not grid.visible:
+                continue
+            ws = wb.create_sheet(sheet_title(wb, name))
+            for r, values in enumerate(grid.rows, start=1):
+                for c, value in enumerate(values, start=1):
+                    if value not in (None, ""):
+                        put(ws, r, c, value)
+    return wb
+
+
+def neutral_properties(wb: Workbook, title: str) -> None:
+    """Document properties that say nothing but what the file is (no names, no other faction)."""
+    props = wb.properties
+    props.creator = "adjudicator"
+    props.lastModifiedBy = "adjudicator"
+    props.title = title
+    props.subject = None
+    props.description = None
+    props.keywords = None
+    props.category = None
+    props.created = FIXED_TIME
+    props.modified = FIXED_TIME
+
+
+PROBLEM_HEADERS = [msg("Code"), msg("Severity"), msg("Sheet"), msg("Cell"), msg("Problem"), msg("What to do")]
+
+
+def problem_rows(problems: Sequence[Problem]) -> list[list[Any]]:
+    return [
+        [p.code, msg("error") if p.is_error else msg("warning"), p.sheet or "", p.cell or "", p.message,
+         p.hint or ""]
+        for p in problems
+    ]
+
+
+def checked_copy(submission: Submission, lang: str) -> Workbook:
+    """The player's workbook with an Errors tab first and every offending cell marked."""
+    wb = copy_of(submission)
+    problems = list(submission.problems)
+    ws = write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, problem_rows(problems), lang,
+                           widths=[8, 10, 16, 8, 70, 60])
+    wb.move_sheet(ws, offset=-(len(wb.worksheets) - 1))
+    wb.active = 0
+    for problem in problems:
+        if not problem.sheet or not problem.cell or problem.sheet not in wb.sheetnames:
+            continue
+        cell = top_left(wb[problem.sheet], problem.cell)
+        cell.fill = ERROR_FILL if problem.is_error else WARNING_FILL
+        text = problem.message.render(lang) + ("\n" + problem.hint.render(lang) if problem.hint else "")
+        previous = cell.comment.text + "\n" if cell.comment else ""
+        cell.comment = Comment(ILLEGAL_CHARACTERS_RE.sub("", previous + text), "adjudicator", width=320, height=120)
+    neutral_properties(wb, msg("Checked orders").render(lang))
+    return wb
+
+
+def outcome_rows(
+    sheet: SheetRows, faction: str, outcomes: Sequence[OrderOutcome], problems: Sequence[Problem], lang: str
+) -> tuple[list[Any], list[list[Any]]]:
+    """The faction's order rows with, beside each, its status and what happened."""
+    by_row = {o.row: o for o in outcomes if o.faction == faction and o.sheet == sheet.schema.key}
+    row_problems: dict[int, list[Problem]] = {}
+    for problem in problems:
+        if problem.sheet == sheet.sheet and problem.row:
+            row_problems.setdefault(problem.row, []).append(problem)
+    shown = [c for c in sheet.schema.columns if not c.computed]
+    keys = [c.key for c in shown]
+    headers: list[Any] = [msg("Row"), *[msg(c.header) for c in shown], msg("Status"), msg("Outcome")]
+    rows = []
+    for number, values in records(sheet.frame):
+        row = int(number)
+        cells = [row] + [_show(sheet, k, values.get(k), lang) for k in keys]
+        errors = [p for p in row_problems.get(row, []) if p.is_error]
+        if errors:
+            cells += [msg(Status.REJECTED.value), "; ".join(with_code(p.code, p.message, lang) for p in errors)]
+        elif row in by_row:
+            cells += [msg(by_row[row].status.value), with_code(by_row[row].code, by_row[row].message, lang)]
+        else:
+            cells += ["", ""]
+        rows.append(cells)
+    return headers, rows
+
+
+def with_code(code: str, message: Any, lang: str) -> Any:
+    """A message with its code beside it ("E05: ..."), as the Errors tab shows it; a message without a code as it is."""
+    text = render(message, lang)
+    return f"{code}: {text}" if code and isinstance(text, str) else text
+
+
+def _show(sheet: SheetRows, key: str, value: Any, lang: str) -> Any:
+    if value is None:
+        return None
+    column = sheet.schema.column(key)
+    if column.choices:
+        return column.choice_label(str(value), lang)
+    return value
+
+
+LEDGER_HEADERS = [msg("Turn"), msg("Phase"), msg("Faction"), msg("Account"), msg("Change"), msg("Balance"),
+                  msg("Cause"), msg("Reference")]
+
+
+LEDGER_WIDTHS = [6, 10, 10, 16, 10, 10, 50, 26]
+
+
+def outcome_widths(sheet: SheetRows) -> list[int]:
+    """Row number, the order's own columns, then status and a wide, wrapping outcome."""
+    return [6, *[min(c.width, 24) for c in sheet.schema.columns if not c.computed], 12, 70]
+
+
+def ledger_rows(lines: Sequence[LedgerLine]) -> list[list[Any]]:
+    """A player's ledger lines, their references in the player's words."""
+    return [[*row[:-1], shown_reference(row[-1])] for row in map(ledger_row, lines)]
+
+
+def results_workbook(
+    submission: Submission | None,
+    faction: str,
+    turn_label: str,
+    outcomes: Sequence[OrderOutcome],
+    reports: Sequence[ReportTable],
+    lines: Sequence[LedgerLine],
+    lang: str,
+    title: Msg,
+) -> Workbook:
+    """The faction's workbook with three new tabs: its orders and their outcomes, its report, its ledger."""
+    if submission is not None:
+        wb = copy_of(submission)
+    else:
+        wb = Workbook()
+        wb.remove(wb.active)
+    first = len(wb.worksheets)
+    if submission is not None and submission.orders is not None:
+        several = len(submission.orders.sheets) > 1
+        for sheet in submission.orders.sheets.values():
+            headers, rows = outcome_rows(sheet, faction, outcomes, list(submission.problems), lang)
+            # One outcome tab per order sheet: "Outcome T03", or "Outcome Repairs T03" when there are several.
+            name = f"{msg('Outcome').render(lang)} {sheet.sheet + ' ' if several else ''}{turn_label}"
+            write_table_sheet(wb, name, headers, rows, lang, widths=outcome_widths(sheet))
+    write_report_sheet(wb, f"{msg('Report').render(lang)} {turn_label}", list(reports), lang)
+    write_table_sheet(wb, f"{msg('Ledger').render(lang)} {turn_label}", LEDGER_HEADERS, ledger_rows(lines),
+                      lang, widths=LEDGER_WIDTHS)
+    wb.active = first
+    for ws in wb.worksheets:
+        ws.sheet_view.tabSelected = ws is wb.worksheets[first]
+    neutral_properties(wb, title.render(lang))
+    return wb

@@ -1,0 +1,696 @@
+"""Saving a workbook with XlsxWriter: the same workbook openpyxl would save, in about half its time.
+
+The project builds its workbooks as openpyxl objects (every tab, its styles, dropdowns, pictures and charts);
+openpyxl's own save is the dearest step of a turn. :func:`save_fast` writes the same workbook with
+XlsxWriter instead: every cell in row order with its style (one XlsxWriter format per distinct openpyxl
+style), widths (the exact widths openpyxl would store), heights, merged cells, validations with their alerts,
+sheet protection, frozen panes, filters, print setup, page breaks, hidden sheets, defined names, comments,
+hyperlinks, pictures and the History charts. Document properties are fixed and every zip member carries the
+zip format's first day, so the same workbook gives the same bytes.
+
+A workbook holding something this module does not translate (conditional formats, tables, a protection
+password, gradient fills, …) raises :class:`Untranslatable`; :func:`save_workbook` then saves it with
+openpyxl as before, so nothing is ever lost (``tests/core/test_writer_same_outputs.py`` compares both).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
+from openpyxl.utils.cell import coordinate_from_string
+from openpyxl.worksheet.worksheet import Worksheet
+
+#: The *created* date of every workbook (the same instant :mod:`adjudicator.outputs.reproducible` writes).
+FIXED_CREATED = dt.datetime(2000, 1, 1)
+
+
+class Untranslatable(Exception):
+    """The workbook holds something :func:`save_fast` does not write: save it with openpyxl."""
+
+
+def atomic_save_fast(wb: Workbook, path: Path) -> bool:
+    """Lay ``wb`` out (widths, heights, print setup: layout.py) and write it atomically at ``path`` with
+    :func:`save_workbook`: the same workbook :func:`adjudicator.outputs.writing.atomic_save` gives. True when
+    XlsxWriter wrote it."""
+    from adjudicator.outputs import layout
+    from adjudicator.outputs.writing import _atomic
+
+    layout.lay_out(wb)
+    written: list[bool] = []
+    _atomic(path, lambda temporary: written.append(save_workbook(wb, temporary)))
+    return written[0]
+
+
+def save_workbook(wb: Workbook, target: str | Path) -> bool:
+    """Save ``wb`` at ``target`` with XlsxWriter, or with openpyxl (then made reproducible) when it holds
+    something XlsxWriter is not told here how to write. True when XlsxWriter wrote it."""
+    try:
+        save_fast(wb, target)
+        return True
+    except Untranslatable:
+        from adjudicator.outputs.reproducible import make_reproducible
+
+        wb.save(target)
+        make_reproducible(target)
+        return False
+
+
+def save_fast(wb: Workbook, target: str | Path) -> None:
+    """Write ``wb`` at ``target`` with XlsxWriter (raises :class:`Untranslatable` before writing anything
+    it cannot translate whole)."""
+    import xlsxwriter
+
+    _refuse_what_is_not_translated(wb)
+    out = xlsxwriter.Workbook(str(target), {"in_memory": True, "strings_to_numbers": False,
+                                            "strings_to_formulas": False, "strings_to_urls": False,
+                                            "nan_inf_to_errors": True})
+    try:
+        _Writer(wb, out).write()
+    except Untranslatable:
+        out.fileclosed = True  # nothing written: the caller saves with openpyxl
+        raise
+    out.close()
+
+
+# --------------------------------------------------------------------------------------------- checks
+def _refuse_what_is_not_translated(wb: Workbook) -> None:
+    for ws in wb.worksheets:
+        if not isinstance(ws, Worksheet):
+            raise Untranslatable("chartsheet")
+        if ws.conditional_formatting and len(ws.conditional_formatting):
+            raise Untranslatable("conditional formatting")
+        if ws.tables:
+            raise Untranslatable("tables")
+        if ws.protection.password:
+            raise Untranslatable("protection password")
+        if ws.col_breaks.brk:
+            raise Untranslatable("column breaks")
+        for part in (ws.oddHeader, ws.oddFooter, ws.evenHeader, ws.evenFooter, ws.firstHeader, ws.firstFooter):
+            if part.left.text or part.center.text or part.right.text:
+                raise Untranslatable("header or footer")
+        if ws.print_title_cols:
+            raise Untranslatable("print title columns")
+        if getattr(ws, "_pivots", None):
+            raise Untranslatable("pivot tables")
+    if wb.vba_archive is not None:
+        raise Untranslatable("macros")
+
+
+# --------------------------------------------------------------------------------------------- styles
+_BORDERS = {None: 0, "thin": 1, "medium": 2, "dashed": 3, "dotted": 4, "thick": 5, "double": 6, "hair": 7,
+            "mediumDashed": 8, "dashDot": 9, "mediumDashDot": 10, "dashDotDot": 11, "mediumDashDotDot": 12,
+            "slantDashDot": 13}
+_PATTERNS = {None: 0, "none": 0, "solid": 1, "mediumGray": 2, "darkGray": 3, "lightGray": 4,
+             "darkHorizontal": 5, "darkVertical": 6, "darkDown": 7, "darkUp": 8, "darkGrid": 9,
+             "darkTrellis": 10, "lightHorizontal": 11, "lightVertical": 12, "lightDown": 13, "lightUp": 14,
+             "lightGrid": 15, "lightTrellis": 16, "gray125": 17, "gray0625": 18}
+_VERTICAL = {"top": "top", "center": "vcenter", "bottom": "bottom", "justify": "vjustify",
+             "distributed": "vdistributed"}
+_HORIZONTAL = {"general": None, "left": "left", "center": "center", "right": "right", "fill": "fill",
+               "justify": "justify", "centerContinuous": "center_across", "distributed": "distributed"}
+
+
+#: The colours of the Office theme both openpyxl and XlsxWriter write (lt1, dk1, lt2, dk2, six accents, links).
+THEME_COLOURS = ("FFFFFF", "000000", "EEECE1", "1F497D", "4F81BD", "C0504D", "9BBB59", "8064A2", "4BACC6",
+                 "F79646", "0000FF", "800080")
+
+
+def _color(color: Any, default_theme: int | None = None) -> str | None:
+    """``#RRGGBB`` of an openpyxl colour; None for the default (automatic) colour."""
+    if color is None:
+        return None
+    kind = getattr(color, "type", None)
+    if kind == "rgb" and isinstance(color.rgb, str):
+        return "#" + color.rgb[-6:]
+    if kind == "theme" and color.theme == default_theme and not color.tint:
+        return None
+    if kind == "theme" and not color.tint and 0 <= color.theme < len(THEME_COLOURS):
+        return "#" + THEME_COLOURS[color.theme]
+    if kind == "indexed" and color.indexed in (64, 65):  # system foreground/background: automatic
+        return None
+    if kind == "indexed":
+        from openpyxl.styles.colors import COLOR_INDEX
+
+        if 0 <= color.indexed < len(COLOR_INDEX):
+            return "#" + COLOR_INDEX[color.indexed][-6:]
+    if kind == "auto":
+        return None
+    raise Untranslatable(f"colour {color!r}")
+
+
+def _format_properties(style: Any) -> dict[str, Any]:
+    """XlsxWriter format properties of an openpyxl styled object (a cell or a column)."""
+    props: dict[str, Any] = {}
+    font = style.font
+    if font is not None:
+        if font.name and font.name != "Calibri":
+            props["font_name"] = font.name
+        if font.sz and float(font.sz) != 11.0:
+            props["font_size"] = float(font.sz)
+        if font.b:
+            props["bold"] = True
+        if font.i:
+            props["italic"] = True
+        if font.u:
+            props["underline"] = {"single": 1, "double": 2, "singleAccounting": 33,
+                                  "doubleAccounting": 34}.get(font.u, 1)
+        if font.strike:
+            props["font_strikeout"] = True
+        if font.vertAlign:
+            props["font_script"] = {"superscript": 1, "subscript": 2}.get(font.vertAlign, 0)
+        colour = _color(font.color, default_theme=1)
+        if colour:
+            props["font_color"] = colour
+    fill = style.fill
+    if fill is not None and getattr(fill, "fill_type", None) not in (None, "none"):
+        if getattr(fill, "tagname", "") != "patternFill":
+            raise Untranslatable("gradient fill")
+        props["pattern"] = _PATTERNS[fill.fill_type]
+        fg, bg = _color(fill.fgColor), _color(fill.bgColor)
+        if props["pattern"] == 1:
+            if fg:
+                props["bg_color"] = fg  # XlsxWriter writes a solid fill's colour as its foreground
+        else:
+            if fg:
+                props["fg_color"] = fg
+            if bg:
+                props["bg_color"] = bg
+    border = style.border
+    if border is not None:
+        if border.diagonal is not None and border.diagonal.style:
+            raise Untranslatable("diagonal border")
+        for side in ("left", "right", "top", "bottom"):
+            edge = getattr(border, side)
+            if edge is not None and edge.style:
+                props[side] = _BORDERS[edge.style]
+                colour = _color(edge.color)
+                if colour:
+                    props[f"{side}_color"] = colour
+    alignment = style.alignment
+    if alignment is not None:
+        if alignment.horizontal and _HORIZONTAL.get(alignment.horizontal):
+            props["align"] = _HORIZONTAL[alignment.horizontal]
+        if alignment.vertical:
+            props["valign"] = _VERTICAL[alignment.vertical]
+        if alignment.wrap_text:
+            props["text_wrap"] = True
+        if alignment.shrink_to_fit:
+            props["shrink"] = True
+        if alignment.indent:
+            props["indent"] = int(alignment.indent)
+        if alignment.text_rotation:
+            props["rotation"] = int(alignment.text_rotation) if alignment.text_rotation <= 90 else \
+                (270 if alignment.text_rotation == 255 else 90 - int(alignment.text_rotation))
+    protection = style.protection
+    if protection is not None:
+        if protection.locked is False:
+            props["locked"] = False
+        if protection.hidden:
+            props["hidden"] = True
+    number_format = style.number_format
+    if number_format and number_format != "General":
+        props["num_format"] = number_format
+    if getattr(style, "quotePrefix", False):
+        props["quote_prefix"] = True
+    return props
+
+
+# --------------------------------------------------------------------------------------------- writing
+def _exact_width_sheet_class() -> type:
+    """An XlsxWriter worksheet that stores the very column widths and row heights openpyxl would (XlsxWriter
+    rounds both to whole pixels): the sizes the layout computed, so LibreOffice and Excel draw them as before."""
+    from xlsxwriter.worksheet import Worksheet as XWorksheet
+
+    class ExactWidths(XWorksheet):  # type: ignore[misc]
+        exact: dict[int, float]
+        heights: dict[int, float]
+
+        def _write_row(self, row: int, spans: Any, row_info: Any = None, empty_row: bool = False) -> None:
+            height = getattr(self, "heights", {}).get(row)
+            if height is None:
+                super()._write_row(row, spans, row_info, empty_row)
+                return
+            attributes: list[tuple[str, Any]] = [("r", row + 1)]
+            if spans:
+                attributes.append(("spans", spans))
+            row_format = row_info.row_format if row_info else None
+            xf_index = row_format._get_xf_index() if row_format else 0  # noqa: SLF001
+            if xf_index:
+                attributes.append(("s", xf_index))
+            if row_format:
+                attributes.append(("customFormat", 1))
+            attributes.append(("ht", f"{height:.16g}"))
+            if row_info and row_info.hidden:
+                attributes.append(("hidden", 1))
+            attributes.append(("customHeight", 1))
+            if empty_row:
+                self._xml_empty_tag_unencoded("row", attributes)
+            else:
+                self._xml_start_tag_unencoded("row", attributes)
+
+        def _write_col_info(self, col_min: int, col_max: int, col_info: Any) -> None:
+            exact = getattr(self, "exact", {})
+            if not any(c in exact for c in range(col_min, col_max + 1)):
+                super()._write_col_info(col_min, col_max, col_info)
+                return
+            for col in range(col_min, col_max + 1):  # one <col> each: their widths may differ
+                self._write_one_col(col, col_info, exact.get(col))
+
+        def _write_one_col(self, col: int, col_info: Any, width: float | None) -> None:
+            if width is None:
+                super()._write_col_info(col, col, col_info)
+                return
+            attributes = [("min", col + 1), ("max", col + 1), ("width", f"{width:.16g}")]
+            if col_info.column_format:
+                xf_index = col_info.column_format._get_xf_index()  # noqa: SLF001
+                if xf_index:
+                    attributes.append(("style", xf_index))
+            if col_info.hidden:
+                attributes.append(("hidden", "1"))
+            attributes.append(("customWidth", "1"))
+            self._xml_empty_tag("col", attributes)
+
+    return ExactWidths
+
+
+_SHEET_CLASS: list[type] = []
+
+
+def _sheet_class() -> type:
+    if not _SHEET_CLASS:
+        _SHEET_CLASS.append(_exact_width_sheet_class())
+    return _SHEET_CLASS[0]
+
+
+_QUOTED = re.compile(r"^'(.*)'!(.+)$|^([^!]+)!(.+)$")
+
+
+def _local_range(ref: str) -> str:
+    """``A1:F20`` of a print area such as ``'Report T01'!$A$1:$F$20``."""
+    found = _QUOTED.match(ref)
+    area = (found.group(2) or found.group(4)) if found else ref
+    return area.replace("$", "")
+
+
+class _Writer:
+    def __init__(self, wb: Workbook, out: Any) -> None:
+        self.wb = wb
+        self.out = out
+        self.formats: dict[tuple[int, ...], Any] = {}
+
+    def ws_of(self, sheet: Any) -> Worksheet:
+        return self.wb[sheet.name]
+
+    def fmt(self, styled: Any) -> Any:
+        key = tuple(styled._style)  # noqa: SLF001 - the style's indexes: equal styles, one format
+        if key in self.formats:
+            return self.formats[key]
+        props = _format_properties(styled) if any(key) else {}
+        made = self.out.add_format(props) if props else None
+        self.formats[key] = made
+        return made
+
+    def write(self) -> None:
+        wb, out = self.wb, self.out
+        props = wb.properties
+        out.set_properties({"title": props.title or "", "author": props.creator or "",
+                            "created": FIXED_CREATED})
+        sheets = []
+        for ws in wb.worksheets:
+            sheet = out.add_worksheet(ws.title, worksheet_class=_sheet_class())
+            sheets.append(sheet)
+        for name, defined in wb.defined_names.items():
+            if name.startswith("_xlnm."):
+                continue
+            out.define_name(name, "=" + defined.attr_text)
+        for ws, sheet in zip(wb.worksheets, sheets, strict=True):
+            for name, defined in ws.defined_names.items():
+                out.define_name(f"{_quoted(ws.title)}!{name}", "=" + defined.attr_text)
+            self.sheet(ws, sheet)
+        active = wb.active
+        if active is not None:
+            index = wb.worksheets.index(active)
+            out.worksheets_objs[index].activate()
+            out.worksheets_objs[index].hidden = 0
+        for ws, sheet in zip(wb.worksheets, sheets, strict=True):
+            sheet.selected = 1 if ws.sheet_view.tabSelected else 0
+            if ws.sheet_state == "hidden":
+                sheet.hidden = 1
+            elif ws.sheet_state == "veryHidden":
+                sheet.hidden = 2
+
+    def sheet(self, ws: Worksheet, sheet: Any) -> None:
+        fmt = self.fmt
+        # columns: widths and styles as openpyxl stores them
+        exact: dict[int, float] = {}
+        for key, dim in sorted(ws.column_dimensions.items(), key=lambda item: item[1].min or 0):
+            first = dim.min or column_index_from_string(key)
+            last = dim.max or first
+            style = fmt(dim) if dim.has_style else None
+            width = dim.width if dim.customWidth else None
+            if width is None and style is None and not dim.hidden:
+                continue
+            sheet.set_column(first - 1, last - 1, width if width is not None else None, style,
+                             {"hidden": True} if dim.hidden else None)
+            if width is not None:
+                for col in range(first - 1, last):
+                    exact[col] = float(width)
+        sheet.exact = exact
+        heights: dict[int, float] = {}
+        for index, dim in ws.row_dimensions.items():
+            if dim.height is None and not dim.hidden and not dim.has_style:
+                continue
+            sheet.set_row(index - 1, dim.height, fmt(dim) if dim.has_style else None,
+                          {"hidden": True} if dim.hidden else None)
+            if dim.height is not None:
+                heights[index - 1] = float(dim.height)
+        sheet.heights = heights
+        # cells in row order
+        hyperlinks = {}
+        for link in ws._hyperlinks:  # noqa: SLF001
+            hyperlinks[link.ref] = link
+        comments = []
+        write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
+        for (row, col), cell in sorted(ws._cells.items()):  # noqa: SLF001 - the written cells only
+            value = cell._value  # noqa: SLF001
+            style = fmt(cell) if cell.has_style else None
+            r, c = row - 1, col - 1
+            if cell.hyperlink is not None:
+                self._link(sheet, r, c, cell, style)
+            elif value is None:
+                if style is not None:
+                    write_blank(r, c, None, style)
+            else:
+                kind = cell.data_type
+                if kind in ("s", "inlineStr"):
+                    write_string(r, c, str(value), style)
+                elif kind == "n":
+                    if isinstance(value, bool):
+                        sheet.write_boolean(r, c, value, style)
+                    else:
+                        write_number(r, c, float(value) if isinstance(value, Decimal) else value, style)
+                elif kind == "b":
+                    sheet.write_boolean(r, c, bool(value), style)
+                elif kind == "f":
+                    if not isinstance(value, str):
+                        raise Untranslatable("array formula")
+                    sheet.write_formula(r, c, value, style, "")
+                elif kind == "d":
+                    sheet.write_datetime(r, c, value, style)
+                else:
+                    raise Untranslatable(f"cell type {kind}")
+            if cell.comment is not None:
+                comments.append((r, c, cell.comment))
+        for r, c, comment in comments:
+            sheet.write_comment(r, c, comment.text, {"author": comment.author or "",
+                                                     "width": comment.width, "height": comment.height})
+        for merged in ws.merged_cells.ranges:
+            if merged.min_row == merged.max_row and merged.min_col == merged.max_col:
+                continue
+            sheet.merge_range(merged.min_row - 1, merged.min_col - 1, merged.max_row - 1, merged.max_col - 1,
+                              None)
+        self._merged_values(ws, sheet)
+        for validation in ws.data_validations.dataValidation:
+            self._validation(sheet, validation)
+        self._view_and_print(ws, sheet)
+        for image in ws._images:  # noqa: SLF001
+            self._image(sheet, image)
+        for chart in ws._charts:  # noqa: SLF001
+            self._chart(ws, sheet, chart)
+
+    def _merged_values(self, ws: Worksheet, sheet: Any) -> None:
+        """XlsxWriter's merge_range writes its first cell itself: write it again as openpyxl holds it."""
+        for merged in ws.merged_cells.ranges:
+            cell = ws._cells.get((merged.min_row, merged.min_col))  # noqa: SLF001
+            if cell is None:
+                continue
+            style = self.fmt(cell) if cell.has_style else None
+            r, c = merged.min_row - 1, merged.min_col - 1
+            if cell._value is None:  # noqa: SLF001
+                sheet.write_blank(r, c, None, style)
+            elif cell.data_type == "s":
+                sheet.write_string(r, c, cell._value, style)  # noqa: SLF001
+            elif cell.data_type == "n":
+                sheet.write_number(r, c, cell._value, style)  # noqa: SLF001
+            elif cell.data_type == "f":
+                sheet.write_formula(r, c, cell._value, style, "")  # noqa: SLF001
+
+    def _link(self, sheet: Any, r: int, c: int, cell: Any, style: Any) -> None:
+        link = cell.hyperlink
+        text = None if cell._value is None else str(cell._value)  # noqa: SLF001
+        if link.location and not link.target:
+            url = "internal:" + link.location
+        elif link.target:
+            url = link.target + (f"#{link.location}" if link.location else "")
+        else:
+            raise Untranslatable("hyperlink")
+        if sheet.write_url(r, c, url, style, text, link.tooltip) < 0:
+            raise Untranslatable("hyperlink refused")
+        if style is None:
+            sheet.write_string(r, c, text or "", None)  # openpyxl gives a link no style of its own
+
+    def _validation(self, sheet: Any, validation: Any) -> None:
+        ranges = str(validation.sqref).split()
+        first = ranges[0]
+        min_col, min_row, max_col, max_row = range_boundaries(first)
+        kind = validation.type or "any"
+        options: dict[str, Any] = {
+            "ignore_blank": bool(validation.allow_blank),
+            "dropdown": not validation.showDropDown,
+            "show_input": bool(validation.showInputMessage),
+            "show_error": bool(validation.showErrorMessage),
+        }
+        names = {"whole": "integer", "decimal": "decimal", "list": "list", "date": "date", "time": "time",
+                 "textLength": "length", "custom": "custom", "any": "any"}
+        if kind not in names:
+            raise Untranslatable(f"validation {kind}")
+        options["validate"] = names[kind]
+        if kind == "list":
+            options["source"] = "=" + validation.formula1
+        elif kind == "custom":
+            options["value"] = "=" + validation.formula1
+        elif kind != "any":
+            operator = validation.operator or "between"
+            criteria = {"between": "between", "notBetween": "not between", "equal": "==", "notEqual": "!=",
+                        "greaterThan": ">", "lessThan": "<", "greaterThanOrEqual": ">=",
+                        "lessThanOrEqual": "<="}[operator]
+            options["criteria"] = criteria
+            low = _operand(validation.formula1)
+            if criteria in ("between", "not between"):
+                options["minimum"] = low
+                options["maximum"] = _operand(validation.formula2)
+            else:
+                options["value"] = low
+        if validation.errorStyle:
+            options["error_type"] = validation.errorStyle
+        for source, key, most in (("errorTitle", "error_title", 32), ("error", "error_message", 255),
+                                  ("promptTitle", "input_title", 32), ("prompt", "input_message", 255)):
+            text = getattr(validation, source)
+            if text:
+                if len(text) > most:
+                    raise Untranslatable(f"validation {source} too long")
+                options[key] = text
+        if len(ranges) > 1:
+            options["multi_range"] = " ".join(ranges)
+        if sheet.data_validation(min_row - 1, min_col - 1, max_row - 1, max_col - 1, options) < 0:
+            raise Untranslatable("validation refused")
+
+    def _view_and_print(self, ws: Worksheet, sheet: Any) -> None:
+        if ws.freeze_panes:
+            column, row = coordinate_from_string(ws.freeze_panes)
+            sheet.freeze_panes(row - 1, column_index_from_string(column) - 1)
+        view = ws.sheet_view
+        if view.showGridLines is False:
+            sheet.hide_gridlines(2)
+        if view.zoomScale and view.zoomScale != 100:
+            sheet.set_zoom(view.zoomScale)
+        if view.rightToLeft:
+            sheet.right_to_left()
+        if ws.auto_filter.ref:
+            sheet.autofilter(ws.auto_filter.ref)
+        protection = ws.protection
+        if protection.sheet:
+            sheet.protect("", {
+                "objects": not protection.objects, "scenarios": not protection.scenarios,
+                "format_cells": not protection.formatCells, "format_columns": not protection.formatColumns,
+                "format_rows": not protection.formatRows, "insert_columns": not protection.insertColumns,
+                "insert_rows": not protection.insertRows, "insert_hyperlinks": not protection.insertHyperlinks,
+                "delete_columns": not protection.deleteColumns, "delete_rows": not protection.deleteRows,
+                "select_locked_cells": not protection.selectLockedCells, "sort": not protection.sort,
+                "autofilter": not protection.autoFilter, "pivot_tables": not protection.pivotTables,
+                "select_unlocked_cells": not protection.selectUnlockedCells,
+            })
+        setup = ws.page_setup
+        if setup.orientation == "landscape":
+            sheet.set_landscape()
+        elif setup.orientation == "portrait":
+            sheet.set_portrait()
+        if setup.paperSize:
+            sheet.set_paper(int(setup.paperSize))
+        if ws.sheet_properties.pageSetUpPr is not None and ws.sheet_properties.pageSetUpPr.fitToPage:
+            sheet.fit_to_pages(int(setup.fitToWidth if setup.fitToWidth is not None else 1),
+                               int(setup.fitToHeight if setup.fitToHeight is not None else 1))
+        if setup.scale and not (ws.sheet_properties.pageSetUpPr and ws.sheet_properties.pageSetUpPr.fitToPage):
+            sheet.set_print_scale(int(setup.scale))
+        margins = ws.page_margins
+        sheet.set_margins(margins.left, margins.right, margins.top, margins.bottom)
+        sheet.set_header("", {"margin": margins.header})
+        sheet.set_footer("", {"margin": margins.footer})
+        if ws.print_options.gridLines:
+            sheet.hide_gridlines(0 if view.showGridLines is not False else 1)
+        if ws.print_options.horizontalCentered:
+            sheet.center_horizontally()
+        if ws.print_options.verticalCentered:
+            sheet.center_vertically()
+        if ws.print_area:
+            areas = str(ws.print_area).split(",")
+            if len(areas) > 1:
+                raise Untranslatable("several print areas")
+            min_col, min_row, max_col, max_row = range_boundaries(_local_range(areas[0]))
+            sheet.print_area(min_row - 1, min_col - 1, max_row - 1, max_col - 1)
+        if ws.print_title_rows:
+            first, _, last = str(ws.print_title_rows).replace("$", "").partition(":")
+            sheet.repeat_rows(int(first) - 1, int(last or first) - 1)
+        if ws.row_breaks.brk:
+            sheet.set_h_pagebreaks([int(b.id) for b in ws.row_breaks.brk])
+        colour = ws.sheet_properties.tabColor
+        if colour is not None:
+            shown = _color(colour)
+            if shown:
+                sheet.set_tab_color(shown)
+
+    def _image(self, sheet: Any, image: Any) -> None:
+        from PIL import Image as Picture
+
+        data = image._data()  # noqa: SLF001 - the picture's bytes (openpyxl reads them once, so keep them)
+        image.ref = io.BytesIO(data)
+        anchor = image.anchor
+        wanted = (image.width, image.height)
+        if not isinstance(anchor, str):
+            marker = getattr(anchor, "_from", None)
+            if marker is None:
+                raise Untranslatable("image anchor")
+            row, col = marker.row, marker.col
+            x, y = marker.colOff // 9525, marker.rowOff // 9525
+            wanted = _anchored_size(self.ws_of(sheet), anchor) or wanted
+        else:
+            column, number = coordinate_from_string(anchor)
+            row, col, x, y = number - 1, column_index_from_string(column) - 1, 0, 0
+        with Picture.open(io.BytesIO(data)) as picture:
+            native_w, native_h = picture.size
+            dpi = picture.info.get("dpi", (96, 96))
+        x_dpi = float(dpi[0]) if dpi and dpi[0] else 96.0
+        y_dpi = float(dpi[1]) if dpi and len(dpi) > 1 and dpi[1] else 96.0
+        if image.format and image.format.lower() not in ("png", "jpeg", "jpg", "gif", "bmp"):
+            raise Untranslatable("image format")
+        # XlsxWriter sizes a picture by its DPI (96 / dpi); openpyxl by its pixels: scale to openpyxl's size
+        shown_w = native_w * 96.0 / x_dpi
+        shown_h = native_h * 96.0 / y_dpi
+        sheet.insert_image(row, col, f"image{len(self.formats)}.{(image.format or 'png').lower()}", {
+            "image_data": io.BytesIO(data), "x_offset": x, "y_offset": y,
+            "x_scale": wanted[0] / shown_w, "y_scale": wanted[1] / shown_h, "object_position": 2,
+        })
+
+    def _chart(self, ws: Worksheet, sheet: Any, chart: Any) -> None:
+        kinds = {"lineChart": "line", "barChart": "column" if getattr(chart, "barDir", "col") == "col" else "bar"}
+        kind = kinds.get(chart.tagname)
+        if kind is None:
+            raise Untranslatable(f"chart {chart.tagname}")
+        made = self.out.add_chart({"type": kind})
+        for series in chart.series:
+            entry: dict[str, Any] = {}
+            if series.val is not None and series.val.numRef is not None:
+                entry["values"] = "=" + series.val.numRef.f
+            else:
+                raise Untranslatable("chart values")
+            if series.cat is not None:
+                ref = series.cat.numRef or series.cat.strRef
+                if ref is not None:
+                    entry["categories"] = "=" + ref.f
+            if series.tx is not None and series.tx.strRef is not None:
+                entry["name"] = "=" + series.tx.strRef.f
+            marker = getattr(series, "marker", None)
+            if marker is not None and marker.symbol:
+                entry["marker"] = {"type": {"circle": "circle", "square": "square", "diamond": "diamond",
+                                            "triangle": "triangle", "x": "x", "star": "star",
+                                            "none": "none"}.get(marker.symbol, "automatic")}
+            made.add_series(entry)
+        title = _title_text(chart.title)
+        if title:
+            made.set_title({"name": title})
+        x_title, y_title = _title_text(chart.x_axis.title), _title_text(chart.y_axis.title)
+        made.set_x_axis({"name": x_title} if x_title else {})
+        y_axis: dict[str, Any] = {"name": y_title} if y_title else {}
+        if chart.y_axis.scaling is not None and chart.y_axis.scaling.min is not None:
+            y_axis["min"] = chart.y_axis.scaling.min
+        made.set_y_axis(y_axis)
+        made.set_size({"width": round(chart.width / 2.54 * 96), "height": round(chart.height / 2.54 * 96)})
+        anchor = chart.anchor
+        if not isinstance(anchor, str):
+            marker = anchor._from  # noqa: SLF001
+            row, col = marker.row, marker.col
+        else:
+            column, number = coordinate_from_string(anchor)
+            row, col = number - 1, column_index_from_string(column) - 1
+        sheet.insert_chart(row, col, made)
+
+
+def _column_pixels(ws: Worksheet, col: int) -> int:
+    """A column's width in pixels, as XlsxWriter and Excel count them (``col`` from 0)."""
+    dim = ws.column_dimensions.get(get_column_letter(col + 1))
+    width = dim.width if dim is not None and dim.customWidth else 8.43
+    return int(width * 7 + 0.5) + 5 if width >= 1 else int(width * 12 + 0.5)
+
+
+def _row_pixels(ws: Worksheet, row: int) -> float:
+    dim = ws.row_dimensions.get(row + 1)
+    height = dim.height if dim is not None and dim.height is not None else 15.0
+    return height * 4 / 3
+
+
+def _anchored_size(ws: Worksheet, anchor: Any) -> tuple[float, float] | None:
+    """The size in pixels a read picture's anchor gives it (a one-cell anchor's extent, or the cells a two-cell
+    anchor spans): openpyxl reads a picture at its own pixels, not at the size it was shown."""
+    extent = getattr(anchor, "ext", None)
+    if extent is not None and getattr(extent, "width", None):
+        return extent.width / 9525, extent.height / 9525
+    start, end = getattr(anchor, "_from", None), getattr(anchor, "to", None)
+    if start is None or end is None:
+        return None
+    width = sum(_column_pixels(ws, c) for c in range(start.col, end.col)) - start.colOff / 9525 + end.colOff / 9525
+    height = sum(_row_pixels(ws, r) for r in range(start.row, end.row)) - start.rowOff / 9525 + end.rowOff / 9525
+    return (width, height) if width > 0 and height > 0 else None
+
+
+def _title_text(title: Any) -> str | None:
+    """The plain text of an openpyxl chart or axis title."""
+    if title is None:
+        return None
+    if isinstance(title, str):
+        return title
+    rich = getattr(getattr(title, "tx", None), "rich", None)
+    if rich is None:
+        return None
+    return "".join(run.t for paragraph in rich.p for run in (paragraph.r or []) if run.t) or None
+
+
+def _operand(formula: Any) -> Any:
+    if formula is None:
+        return None
+    text = str(formula)
+    try:
+        number = float(text)
+    except ValueError:
+        return "=" + text
+    return int(number) if number.is_integer() and "." not in text else number
+
+
+def _quoted(title: str) -> str:
+    return "'" + title.replace("'", "''") + "'" if re.search(r"[^A-Za-z0-9_]", title) else title

@@ -1,0 +1,276 @@
+"""Drawing a :class:`~adjudicator.outputs.maps.view.MapView` to PNG and SVG with matplotlib (Agg, no pyplot, no
+window), the same bytes on every run: fixed SVG ids, no dates, text kept as text so a unit can be found
+in the SVG by its id."""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.i18n import msg
+from adjudicator.outputs.maps.layouts import outline, positions
+from adjudicator.outputs.maps.view import GM, PUBLIC, Layout, MapView, unit_gid
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+           "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+           "#e6550d", "#31a354", "#756bb1", "#636363")
+UNKNOWN = "#eeeeee"
+#: Above these counts a map is drawn without place names and with unit marks only (text is what costs).
+LABELLED_PLACES = 120
+LABELLED_UNITS = 80
+ARROWS = 12  # more moves than this are drawn as one quiver
+NEUTRAL = "#ffffff"
+RC = {"svg.hashsalt": "adjudicator", "svg.fonttype": "none", "font.family": "DejaVu Sans",
+      "path.simplify": False}
+
+
+@dataclass(frozen=True)
+class Picture:
+    png: bytes
+    svg: bytes
+
+
+def colours(view: MapView) -> dict[str, str]:
+    return {f: PALETTE[i % len(PALETTE)] for i, f in enumerate(sorted(view.factions))}
+
+
+def reader_name(view: MapView, lang: str) -> str:
+    if view.reader == GM:
+        return msg("GM").render(lang)
+    if view.reader == PUBLIC:
+        return msg("public").render(lang)
+    return view.reader
+
+
+def title_of(view: MapView, lang: str) -> str:
+    return msg("Map of turn {turn} ({reader})", turn=view.turn, reader=reader_name(view, lang)).render(lang)
+
+
+def render(view: MapView, lang: str, dpi: int = 100) -> Picture:
+    """The map as PNG and SVG bytes."""
+    import matplotlib
+
+    with matplotlib.rc_context(RC):
+        figure = _figure(view, lang)
+        png, svg = io.BytesIO(), io.BytesIO()
+        figure.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
+        figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": "adjudicator"})
+    return Picture(png.getvalue(), svg.getvalue())
+
+
+def _figure(view: MapView, lang: str) -> Any:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import PolyCollection
+    from matplotlib.figure import Figure
+
+    where = positions(view)
+    palette = colours(view)
+    xs = [x for x, _ in where.values()] or [0.0]
+    ys = [y for _, y in where.values()] or [0.0]
+    width, height = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2
+    scale = min(9.0 / width, 7.0 / height, 0.9)
+    figure = Figure(figsize=(max(width * scale, 4.0) + 2.6, max(height * scale, 3.0) + 0.8))
+    FigureCanvasAgg(figure)
+    ax = figure.add_axes((0.01, 0.02, 0.98 * (1 - 2.6 / figure.get_figwidth()), 0.9))
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    ax.set_xlim(min(xs) - 1, max(xs) + 1)
+    ax.set_ylim(min(ys) - 1, max(ys) + 1)
+    figure.suptitle(title_of(view, lang), fontsize=11, x=0.02, ha="left")
+    font = max(4.0, min(8.0, 60.0 * scale / 6))
+
+    # links under everything
+    for link in sorted(view.links, key=lambda k: (k.kind, k.a, k.b)):
+        if link.a in where and link.b in where and link.kind == "lane":
+            (x1, y1), (x2, y2) = where[link.a], where[link.b]
+            ax.plot([x1, x2], [y1, y2], color="#bbbbbb", linewidth=0.8, zorder=1)
+
+    places = sorted(view.places, key=lambda p: p.id)
+    fills = [palette.get(p.owner, UNKNOWN) if p.owner else (UNKNOWN if not p.known else NEUTRAL) for p in places]
+    if view.layout is Layout.GRAPH:
+        ax.scatter([where[p.id][0] for p in places], [where[p.id][1] for p in places], s=380, c=fills,
+                   edgecolors=["#000000" if p.disputed else "#666666" for p in places],
+                   linewidths=[2.0 if p.disputed else 0.8 for p in places], zorder=2)
+    elif view.layout is Layout.GRID and len(places) > LABELLED_PLACES:
+        _grid_image(ax, places, where, fills)
+    else:
+        cells = PolyCollection([outline(view, where[p.id]) for p in places], facecolors=fills,
+                               edgecolors="#999999", linewidths=0.5, alpha=0.55, zorder=2)
+        ax.add_collection(cells)
+        disputed = [outline(view, where[p.id]) for p in places if p.disputed]
+        if disputed:
+            ax.add_collection(PolyCollection(disputed, facecolors="none", edgecolors="#000000", hatch="///",
+                                             linewidths=1.0, zorder=3))
+    wormholes: dict[str, list[str]] = defaultdict(list)
+    for link in view.links:
+        if link.kind == "wormhole":
+            wormholes[link.a].append(link.b)
+    for p in places if len(places) <= LABELLED_PLACES else ():
+        x, y = where[p.id]
+        top = 0.32 if view.layout is not Layout.GRAPH else 0.0
+        # on a light ground of its own, so that a disputed area's hatching does not cross out its name
+        ground = None if view.layout is Layout.GRAPH else {"boxstyle": "round,pad=0.12", "facecolor": "#ffffff",
+                                                           "alpha": 0.75, "edgecolor": "none"}
+        graph = view.layout is Layout.GRAPH  # a node's name inside its circle, as large as the circle allows
+        ax.text(x, y + top, p.label or p.id, ha="center", va="center", fontsize=max(font, 7.0) if graph else font,
+                color="#333333", zorder=4, gid=f"place:{p.id}", bbox=ground)
+        if p.id in wormholes:  # a graph's units hang under its node: the wormhole is written above it
+            ax.text(x, y + 0.42 if graph else y - 0.42, "◎ " + ", ".join(sorted(wormholes[p.id])), ha="center",
+                    va="center", fontsize=max(font * 0.8, 6.0), color="#6a3d9a", zorder=4)
+
+    _draw_arrows(ax, view, where, palette)
+
+    for battle in sorted(view.battles, key=lambda b: b.place):
+        if battle.place in where:
+            x, y = where[battle.place]
+            # beside a node; in an area, at its left, clear of its name (top) and its units (below the centre)
+            sx, sy = (x + 0.3, y + 0.3) if view.layout is Layout.GRAPH else (x - 0.36, y + 0.1)
+            ax.scatter([sx], [sy], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
+                       linewidths=0.8, zorder=7, gid=f"battle:{battle.place}")
+
+    # a unit's label as large as the room between two stacked labels allows (0.22 of an area), and as its
+    # longest label allows within an area's width (a bold letter is about 0.75 of the font's size)
+    longest = max((len(u.label or u.id) for u in view.units), default=1)
+    unit_font = min(9.0, max(font * 0.85, 0.22 * scale * 72 / 1.45), 0.9 * scale * 72 / (0.75 * longest))
+    _draw_units(ax, view, where, palette, max(unit_font, 4.0) / 0.85)
+
+    shown = {view.reader} | {p.owner for p in places} | {u.owner for u in view.units} | {a.owner for a in view.arrows}
+    if view.reader in (GM, PUBLIC):
+        shown |= set(view.factions)
+    entries: list[tuple[dict[str, Any], str]] = [
+        ({"facecolor": palette[f]}, f + (" — " + msg("you").render(lang) if f == view.reader else ""))
+        for f in sorted(view.factions) if f in shown]
+    entries += [({"facecolor": NEUTRAL, "edgecolor": "#999999"}, msg("Nobody's").render(lang)),
+                ({"facecolor": UNKNOWN, "edgecolor": "#999999"}, msg("Holder unknown").render(lang)),
+                ({"facecolor": "none", "edgecolor": "#000000", "hatch": "///"}, msg("Disputed").render(lang)),
+                ({"arrow": True}, msg("Move this turn").render(lang)),
+                ({"star": True}, msg("Battle").render(lang))]
+    if wormholes:
+        entries.append(({"wormhole": True}, msg("Wormhole").render(lang)))
+    _legend(figure, entries, msg("Legend").render(lang))
+    return figure
+
+
+def _draw_units(ax: Any, view: MapView, where: dict[str, tuple[float, float]], palette: dict[str, str],
+                font: float) -> None:
+    """Each unit as a mark in its place; on small maps a labelled box. Every mark carries the unit's id
+    (the SVG id of its label, or the link of its mark), so a unit can be found in the SVG."""
+    here: dict[str, list[Any]] = defaultdict(list)
+    for unit in sorted(view.units, key=lambda u: (u.place, u.owner, u.id)):
+        if unit.place in where:
+            here[unit.place].append(unit)
+    below = 0.55 if view.layout is Layout.GRAPH else 0.05  # a graph's units hang under its node
+    if sum(len(u) for u in here.values()) <= LABELLED_UNITS and len(view.places) <= LABELLED_PLACES:
+        for place, units in here.items():
+            x, y = where[place]
+            y -= below - 0.05
+            shown = units[:4]
+            for i, unit in enumerate(shown):
+                ax.text(x, y - 0.05 - 0.22 * i, unit.label or unit.id, ha="center", va="center",
+                        fontsize=font * 0.85, color="#ffffff", fontweight="bold", zorder=6, gid=unit_gid(unit),
+                        bbox={"boxstyle": "round,pad=0.15", "facecolor": palette.get(unit.owner, "#000000"),
+                              "edgecolor": "none"})
+            if len(units) > len(shown):
+                ax.text(x, y - 0.05 - 0.22 * len(shown), f"+{len(units) - len(shown)}", ha="center",
+                        va="center", fontsize=font * 0.8, zorder=6)
+                _marks(ax, [(x, y)] * (len(units) - len(shown)), units[len(shown):], palette, 0.0)
+        return
+    points, units = [], []
+    for place, there in here.items():
+        x, y = where[place]
+        for i, unit in enumerate(there):
+            points.append((x - 0.3 + 0.2 * (i % 4), y - 0.1 - 0.2 * (i // 4)))
+            units.append(unit)
+    _marks(ax, points, units, palette, 1.0)
+
+
+def _marks(ax: Any, points: list[tuple[float, float]], units: list[Any], palette: dict[str, str],
+           alpha: float) -> None:
+    if not points:
+        return
+    marks = ax.scatter([p[0] for p in points], [p[1] for p in points], s=22, marker="s", zorder=6, alpha=alpha,
+                       c=[palette.get(u.owner, "#000000") for u in units], edgecolors="#000000", linewidths=0.4)
+    marks.set_urls([f"#{unit_gid(u)}" for u in units])
+
+
+def _draw_arrows(ax: Any, view: MapView, where: dict[str, tuple[float, float]], palette: dict[str, str]) -> None:
+    """Each step of each move as an arrow in its faction's colour (a step drawn once, however many moved);
+    many steps are drawn as one quiver, which costs the same for ten arrows or ten thousand."""
+    from matplotlib.patches import FancyArrowPatch
+
+    steps = sorted({(arrow.owner, a, b) for arrow in view.arrows
+                    for a, b in zip(arrow.path, arrow.path[1:], strict=False) if a in where and b in where and a != b})
+    if len(steps) <= ARROWS:
+        for owner, a, b in steps:
+            ax.add_patch(FancyArrowPatch(where[a], where[b], arrowstyle="-|>", mutation_scale=9, linewidth=1.4,
+                                         color=palette.get(owner, "#000000"), zorder=5, shrinkA=6, shrinkB=6,
+                                         gid=f"arrow:{owner}:{a}-{b}"))
+        return
+    if steps:
+        xs = [where[a][0] for _, a, _ in steps]
+        ys = [where[a][1] for _, a, _ in steps]
+        us = [(where[b][0] - where[a][0]) * 0.85 for _, a, b in steps]
+        vs = [(where[b][1] - where[a][1]) * 0.85 for _, a, b in steps]
+        ax.quiver(xs, ys, us, vs, color=[palette.get(o, "#000000") for o, _, _ in steps], angles="xy",
+                  scale_units="xy", scale=1, width=0.003, zorder=5)
+
+
+def _grid_image(ax: Any, places: list[Any], where: dict[str, tuple[float, float]], fills: list[str]) -> None:
+    """A large grid as one picture of its squares (one artist, not one path per square), with its lines
+    and the disputed squares hatched."""
+    import numpy as np
+    from matplotlib.collections import PolyCollection
+    from matplotlib.colors import to_rgba
+
+    xs = sorted({int(where[p.id][0]) for p in places})
+    ys = sorted({int(where[p.id][1]) for p in places})
+    x0, y1 = xs[0], ys[-1]
+    grid = np.ones((ys[-1] - ys[0] + 1, xs[-1] - x0 + 1, 4))
+    for place, fill in zip(places, fills, strict=True):
+        x, y = where[place.id]
+        r, g, b, _ = to_rgba(fill)
+        grid[y1 - int(y), int(x) - x0] = (1 - 0.55 * (1 - r), 1 - 0.55 * (1 - g), 1 - 0.55 * (1 - b), 1.0)
+    ax.imshow(grid, extent=(x0 - 0.5, xs[-1] + 0.5, ys[0] - 0.5, y1 + 0.5), interpolation="nearest", zorder=2,
+              aspect="equal")
+    ax.vlines([x - 0.5 for x in range(x0, xs[-1] + 2)], ys[0] - 0.5, y1 + 0.5, colors="#999999", linewidths=0.5,
+              zorder=2)
+    ax.hlines([y - 0.5 for y in range(ys[0], y1 + 2)], x0 - 0.5, xs[-1] + 0.5, colors="#999999", linewidths=0.5,
+              zorder=2)
+    disputed = [p for p in places if p.disputed]
+    if disputed:
+        ax.add_collection(PolyCollection([outline_of(where[p.id]) for p in disputed], facecolors="none",
+                                         edgecolors="#000000", hatch="///", linewidths=1.0, zorder=3))
+
+
+def outline_of(centre: tuple[float, float]) -> list[tuple[float, float]]:
+    x, y = centre
+    return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
+
+
+def _legend(figure: Any, entries: list[tuple[dict[str, Any], str]], title: str) -> None:
+    """The legend in a strip at the right: a swatch and a text per entry, placed directly in figure
+    coordinates (matplotlib's own legend lays itself out again at every draw, which costs more than the map)."""
+    from matplotlib.patches import FancyArrowPatch, Rectangle
+
+    width, height = figure.get_figwidth(), figure.get_figheight()
+    left = 1 - 2.5 / width
+    step = 0.2 / height  # one line of 0.2 inch
+    top = 1 - 0.35 / height
+    figure.text(left + 0.05 / width, top, title, fontsize=9, fontweight="bold", va="center")
+    swatch_w, swatch_h = 0.3 / width, 0.12 / height
+    for i, (style, label) in enumerate(entries, start=1):
+        y = top - i * step
+        x = left + 0.05 / width
+        if style.get("arrow"):
+            figure.patches.append(FancyArrowPatch((x, y), (x + swatch_w, y), arrowstyle="-|>", mutation_scale=8,
+                                                  color="#444444", transform=figure.transFigure))
+        elif style.get("star"):
+            figure.text(x + swatch_w / 2, y, "★", color="#ffd700", ha="center", va="center", fontsize=11)
+        elif style.get("wormhole"):
+            figure.text(x + swatch_w / 2, y, "◎", color="#6a3d9a", ha="center", va="center", fontsize=9)
+        else:
+            figure.patches.append(Rectangle((x, y - swatch_h / 2), swatch_w, swatch_h, linewidth=0.8,
+                                            transform=figure.transFigure, **style))
+        figure.text(x + swatch_w + 0.1 / width, y, label, fontsize=8, va="center")

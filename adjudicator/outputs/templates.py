@@ -1,0 +1,302 @@
+"""Order workbooks: one per faction and turn, in the faction's language, with dropdowns, input
+messages, protected headers and the workbook's identity."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, Protection
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from adjudicator.engine.ruleset import Campaign, Ruleset
+from adjudicator.engine.sheets import Kind, TableSchema
+from adjudicator.i18n import N_, gettext_in, msg, render
+from adjudicator.intake.deadlines import FINAL, mark_final_cell
+from adjudicator.intake.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
+from adjudicator.outputs.writing import (
+    TITLE_FONT,
+    error_alert,
+    fit_to_page_width,
+    header_row,
+    number_hint,
+    put,
+    write_report_sheet,
+)
+
+LISTS_SHEET = "_lists"
+INSTRUCTIONS = N_("Instructions")
+INPUT_ROWS = 200
+
+
+def build_order_workbook(
+    ruleset: Ruleset,
+    campaign: Campaign,
+    faction: str,
+    rows: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+) -> Workbook:
+    """The order workbook of ``faction`` for the campaign's current turn; ``rows`` pre-fills sheets
+    (by schema key, values by column key), as the bundled examples do."""
+    lang = campaign.factions[faction].language
+    wb = Workbook()
+    wb.remove(wb.active)
+    _instructions(wb, ruleset, campaign, faction, lang)
+    lists = wb.create_sheet(LISTS_SHEET)
+    lists.sheet_state = "hidden"
+    offered = ruleset.presentation().choice_lists(campaign, faction)
+    list_col = 0
+    lookups: dict[str, str] = {}
+    for name, pairs in ruleset.presentation().template_lookups(campaign, faction).items():
+        list_col += 2
+        key_letter, value_letter = get_column_letter(list_col - 1), get_column_letter(list_col)
+        for r, (key, value) in enumerate(pairs, start=1):
+            put(lists, r, list_col - 1, key)
+            put(lists, r, list_col, value)
+        defined = f"lookup_{name}"
+        end = max(len(pairs), 1)
+        ref = f"{quote_sheetname(LISTS_SHEET)}!${key_letter}$1:${value_letter}${end}"
+        wb.defined_names[defined] = DefinedName(defined, attr_text=ref)
+        lookups[name] = defined
+    for schema in ruleset.order_schemas:
+        ws = wb.create_sheet(schema.title_in(lang))
+        header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+        ws.freeze_panes = "A2"
+        fit_to_page_width(ws)
+        letters = {c.key: get_column_letter(i) for i, c in enumerate(schema.columns, start=1)}
+        for index, column in enumerate(schema.columns, start=1):
+            letter = get_column_letter(index)
+            area = f"{letter}2:{letter}{INPUT_ROWS + 1}"
+            if column.preview:
+                continue  # the ruleset's decorate_template writes it
+            if column.computed:
+                for r in range(2, INPUT_ROWS + 2):
+                    ws.cell(row=r, column=index, value=expand_formula(
+                        column.formula, r, letters, schema, lang, campaign.parameters, lookups))
+                continue
+            values = [column.choice_label(c.code, lang) for c in column.choices] or offered.get(column.key, [])
+            validation: DataValidation | None = None
+            if values:
+                list_col += 1
+                list_letter = get_column_letter(list_col)
+                for r, value in enumerate(values, start=1):
+                    put(lists, r, list_col, value)
+                name = f"list_{schema.key}_{column.key}"
+                ref = f"{quote_sheetname(LISTS_SHEET)}!${list_letter}$1:${list_letter}${len(values)}"
+                wb.defined_names[name] = DefinedName(name, attr_text=ref)
+                strict = column.kind is Kind.CHOICE
+                validation = DataValidation(type="list", formula1=f"={name}", allow_blank=True,
+                                            showErrorMessage=True, errorStyle="stop" if strict else "warning")
+                error_alert(validation, lang, msg("Choose a value from the list."))
+            elif column.kind in (Kind.INT, Kind.NUMBER):
+                validation = DataValidation(
+                    type="whole" if column.kind is Kind.INT else "decimal",
+                    operator="between",
+                    formula1=str(int(column.minimum) if column.minimum is not None else -(10**9)),
+                    formula2=str(int(column.maximum) if column.maximum is not None else 10**9),
+                    allow_blank=True,
+                    showErrorMessage=True,
+                )
+                error_alert(validation, lang, number_hint(column))
+            if validation is None:
+                validation = DataValidation(allow_blank=True)
+            if column.help:
+                validation.promptTitle = column.header_in(lang)[:32]
+                validation.prompt = gettext_in(lang, column.help)[:255]
+                validation.showInputMessage = True
+            validation.add(area)
+            ws.add_data_validation(validation)
+            as_text = column.kind in (Kind.TEXT, Kind.CHOICE)  # identifiers (0201, A1, IDs) stay text
+            if as_text:
+                ws.column_dimensions[letter].number_format = "@"
+            for r in range(2, INPUT_ROWS + 2):
+                ws.cell(row=r, column=index).protection = Protection(locked=False)
+                if as_text:
+                    ws.cell(row=r, column=index).number_format = "@"
+        for r, values in enumerate((rows or {}).get(schema.key, []), start=2):
+            for index, column in enumerate(schema.columns, start=1):
+                value = values.get(column.key)
+                if column.kind is Kind.CHOICE and value is not None:
+                    value = column.choice_label(str(value), lang)
+                put(ws, r, index, value, lang)
+        if schema.budget:
+            _budget_block(ws, schema, letters, ruleset.presentation().template_budget(campaign, faction), lang)
+        ws.protection.sheet = True
+        ws.protection.formatColumns = False
+        ws.protection.autoFilter = False
+    for table in ruleset.presentation().reference_tables(campaign, faction):
+        sheet = write_report_sheet(wb, render(table.title, lang), [table], lang)
+        sheet.protection.sheet = True
+    ruleset.presentation().decorate_template(wb, campaign, faction)
+    from adjudicator.dice.report import write_key_sheet  # here: cryptography only when a template is made
+
+    write_key_sheet(wb, campaign)
+    token = faction_token(campaign.secret, campaign.campaign_id, faction, campaign.turn)
+    write_identity(
+        wb,
+        Identity(ruleset.name, campaign.campaign_id, faction, campaign.turn, TEMPLATE_VERSION, token, lang),
+    )
+    wb.active = 1
+    return wb
+
+
+def expand_formula(template: str, row: int, letters: Mapping[str, str], schema: TableSchema, lang: str,
+                   parameters: Mapping[str, Any], lookups: Mapping[str, str]) -> str:
+    """A computed column's formula for one row. Placeholders:
+
+    - ``{row}``: the row number; ``{col:KEY}``: the cell of column KEY in this row (``D5``);
+    - ``{is:KEY:CODE}``: TRUE when column KEY holds choice CODE, in the workbook's language or as the code;
+    - ``{param:NAME}``: the campaign's value of a parameter; ``{lookup:NAME}``: the defined name of a
+      two-column lookup table given by the ruleset (for VLOOKUP).
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        kind, _, rest = match.group(1).partition(":")
+        if kind == "row":
+            return str(row)
+        if kind == "col":
+            return f"{letters[rest]}{row}"
+        if kind == "is":
+            key, code = rest.split(":")
+            cell = f"{letters[key]}{row}"
+            label = schema.column(key).choice_label(code, lang).replace('"', '""')
+            return f'OR({cell}="{label}",{cell}="{code}")'
+        if kind == "param":
+            return str(parameters[rest])
+        if kind == "lookup":
+            return lookups[rest]
+        raise ValueError(f"unknown formula placeholder {match.group(0)!r}")
+
+    return re.sub(r"\{([a-z]+(?::[A-Za-z0-9_]+)*)\}", replace, template)
+
+
+def _budget_block(ws: Any, schema: TableSchema, letters: Mapping[str, str], treasury: int | None, lang: str) -> None:
+    """Treasury, spent (the sum of the cost column) and what is left, to the right of the table."""
+    if treasury is None:
+        return
+    label_col = len(schema.columns) + 2
+    cost = letters[schema.budget]
+    label_letter = get_column_letter(label_col + 1)
+    rows = [
+        (msg("Treasury"), treasury),
+        (msg("Spent"), f"=SUM({cost}2:{cost}{INPUT_ROWS + 1})"),
+        (msg("Left"), f"={label_letter}2-{label_letter}3"),
+    ]
+    for r, (label, value) in enumerate(rows, start=2):
+        put(ws, r, label_col, label, lang)
+        ws.cell(row=r, column=label_col).font = Font(bold=True)
+        ws.cell(row=r, column=label_col + 1, value=value)
+    ws.column_dimensions[get_column_letter(label_col)].width = 14
+
+
+def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: str, lang: str) -> None:
+    """The Instructions sheet, top to bottom: who and when, how to fill it in, then each order sheet's
+    columns with a few example rows laid out in that sheet's own columns. Texts span the columns the
+    example tables use (merged cells), so nothing sits beside a long text."""
+    ws = wb.create_sheet(gettext_in(lang, INSTRUCTIONS))
+    shown = [[c for c in schema.columns if not c.computed] for schema in ruleset.order_schemas]
+    span = max([2, *(len(columns) for columns in shown)])
+    widths = [0.0] * span
+    for columns in shown:
+        for i, column in enumerate(columns):
+            widths[i] = max(widths[i], float(column.width))
+    widths[0] = max(widths[0], 24.0)
+    widths = [w or 10.0 for w in widths]
+    if sum(widths[1:]) < 80:
+        widths[-1] += 80 - sum(widths[1:])
+    for i, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = width
+    fit_to_page_width(ws)
+    put(ws, 1, 1, msg("{game}: orders of {faction} for turn {turn}", game=msg(ruleset.title),
+                      faction=campaign.factions[faction].name, turn=campaign.turn), lang)
+    ws.cell(row=1, column=1).font = TITLE_FONT
+    lines: list[tuple[Any, Any]] = [
+        (msg("Campaign"), campaign.title),
+        (msg("Faction"), f"{faction} ({campaign.factions[faction].name})"),
+        (msg("Turn"), campaign.turn),
+    ]
+    deadline = campaign.settings.get("deadline")
+    if deadline:
+        lines.append((msg("Deadline"), str(deadline)))
+    from adjudicator.dice.report import instruction_lines
+
+    lines += instruction_lines(campaign)
+    lines.append((msg(FINAL), None))  # the player's "final" mark, a YES/NO dropdown
+    lines.append((msg("How to fill it in"),
+                  msg("Write one order per row on the order sheet. Choose values from the dropdowns where "
+                      "there are any. Do not rename sheets or headers. Save and send the file back to the GM.")))
+    row = 3
+    for label, value in lines:
+        _label_and_text(ws, row, label, value, span, lang)
+        if value is None:
+            mark_final_cell(ws, row, lang)
+        row += 1
+    row += 1
+    examples = ruleset.presentation().example_rows(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction)
+    for schema, columns in zip(ruleset.order_schemas, shown, strict=True):
+        row = _describe_sheet(ws, row, schema, span, lang)
+        if examples.get(schema.key):
+            rows = [_for_this_faction(values, columns, offered) for values in examples[schema.key]]
+            row = _example_table(ws, row, columns, rows, lang)
+    ws.protection.sheet = True
+
+
+def _label_and_text(ws: Any, row: int, label: Any, text: Any, span: int, lang: str, bold: bool = True) -> None:
+    """A label in column A and its text across columns B to ``span``, wrapped."""
+    put(ws, row, 1, label, lang)
+    ws.cell(row=row, column=1).font = Font(bold=bold)
+    ws.cell(row=row, column=1).alignment = Alignment(vertical="top", wrap_text=True)
+    put(ws, row, 2, text, lang)
+    ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
+    if span > 2:
+        ws.merge_cells(start_row=row, start_column=2, end_row=row, end_column=span)
+
+
+def _for_this_faction(values: Mapping[str, Any], columns: Sequence[Any], offered: Mapping[str, Sequence[str]]
+                      ) -> dict[str, Any]:
+    """An example row with every value the faction has its own list of (its units, systems...) taken
+    from that list, so the example is one the faction could send."""
+    row = dict(values)
+    for column in columns:
+        choices = list(offered.get(column.key) or [])
+        value = row.get(column.key)
+        if value is None or not choices or column.choices:
+            continue
+        if str(value).strip().casefold() not in {str(c).casefold() for c in choices}:
+            row[column.key] = choices[0]
+    return row
+
+
+def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Mapping[str, Any]], lang: str) -> int:
+    """Filled example rows under a sheet's description, in the sheet's own columns and headers."""
+    put(ws, row, 1, msg("Examples"), lang)
+    ws.cell(row=row, column=1).font = Font(bold=True, italic=True)
+    row += 1
+    header_row(ws, row, [column.header_in(lang) for column in columns], lang, [0] * len(columns))
+    for values in rows:
+        row += 1
+        for offset, column in enumerate(columns, start=1):
+            value = values.get(column.key)
+            if column.kind is Kind.CHOICE and value is not None:
+                value = column.choice_label(str(value), lang)
+            put(ws, row, offset, value, lang)
+            ws.cell(row=row, column=offset).alignment = Alignment(wrap_text=True, vertical="top")
+    return row + 2
+
+
+def _describe_sheet(ws: Any, row: int, schema: TableSchema, span: int, lang: str) -> int:
+    put(ws, row, 1, schema.title_in(lang), lang)
+    ws.cell(row=row, column=1).font = TITLE_FONT
+    row += 1
+    if schema.help:
+        _label_and_text(ws, row, "", gettext_in(lang, schema.help), span, lang)
+        row += 1
+    for column in schema.columns:
+        _label_and_text(ws, row, column.header_in(lang), gettext_in(lang, column.help) if column.help else "",
+                        span, lang)
+        row += 1
+    return row + 1

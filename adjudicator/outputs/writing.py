@@ -1,0 +1,256 @@
+"""Writing workbooks with openpyxl: safe cells, tables, report tabs, atomic saves.
+
+Every text that came from a player is written as a string cell, never as a formula, so nothing a
+player typed (``=HYPERLINK(…)``, ``=cmd|…``) is evaluated when the GM opens a workbook. Files are
+written to a temporary name in the same folder and renamed into place, so a reader never sees half
+a file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from adjudicator.engine.ruleset import ReportTable
+from adjudicator.engine.sheets import Column, Kind
+from adjudicator.i18n import Msg, msg, render
+from adjudicator.outputs.reproducible import make_reproducible
+
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="305496")
+TITLE_FONT = Font(bold=True, size=13)
+ERROR_FILL = PatternFill("solid", fgColor="F8CBAD")
+WARNING_FILL = PatternFill("solid", fgColor="FFE699")
+FORBIDDEN_IN_TITLES = str.maketrans({c: " " for c in "[]:*?/\\"})
+
+
+def _temporary_beside(path: Path) -> str:
+    """A new empty file beside ``path``, with the permissions a plain new file would get."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(temporary, 0o666 & ~mask)
+    return temporary
+
+
+def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None:
+    """Write one cell; text is always stored as text, never as a formula."""
+    value = render(value, lang)
+    if value is None:
+        return
+    cell = ws.cell(row=row, column=col)
+    if isinstance(value, str):
+        cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        cell.data_type = "s"
+    elif isinstance(value, (bool, int, float, Decimal)):
+        cell.value = value
+    else:
+        cell.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
+        cell.data_type = "s"
+
+
+def sheet_title(wb: Workbook, wanted: str) -> str:
+    """A legal sheet name not yet used in ``wb`` (31 characters, no []:*?/\\, no control characters). A turn
+    label at the end (" T03") is kept whole: the name before it is what gets shortened."""
+    clean = " ".join(ILLEGAL_CHARACTERS_RE.sub("", wanted).translate(FORBIDDEN_IN_TITLES).split()) or "Sheet"
+    found = re.match(r"^(.*?)(\s+T\d+)$", clean)
+    front, turn = (found.group(1), found.group(2)) if found else (clean, "")
+
+    def fitted(suffix: str) -> str:
+        return front[: 31 - len(turn) - len(suffix)].rstrip() + suffix + turn
+
+    title, n = fitted(""), 2
+    existing = {ws.title.casefold() for ws in wb.worksheets}
+    while title.casefold() in existing:
+        title = fitted(f" ({n})")
+        n += 1
+    return title
+
+
+def fit_to_page_width(ws: Worksheet) -> None:
+    """Print (and export to PDF) landscape, all columns on one page width."""
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+def error_alert(validation: DataValidation, lang: str, text: Msg) -> None:
+    """Turn on a validation's error alert, in the reader's language."""
+    validation.showErrorMessage = True
+    validation.errorTitle = msg("Not allowed here").render(lang)[:32]
+    validation.error = text.render(lang)[:255]
+
+
+def number_hint(column: Column) -> Msg:
+    """What a number column accepts, for its error alert."""
+    whole = column.kind is Kind.INT
+    low = _shown_number(column.minimum)
+    high = _shown_number(column.maximum)
+    if low is not None and high is not None:
+        return (msg("Write a whole number from {low} to {high}.", low=low, high=high) if whole
+                else msg("Write a number from {low} to {high}.", low=low, high=high))
+    if low is not None:
+        return (msg("Write a whole number of at least {low}.", low=low) if whole
+                else msg("Write a number of at least {low}.", low=low))
+    return msg("Write a whole number.") if whole else msg("Write a number.")
+
+
+def _shown_number(value: float | None) -> str | None:
+    if value is None:
+        return None
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def identifiers_as_text(ws: Worksheet, columns: Sequence[Column], first: int, last: int) -> None:
+    """Text columns (hexes such as 0201, squares, IDs) formatted as text ("@"), the written cells and the
+    column itself, so that what the GM or a player types there is not turned into a number."""
+    for index, column in enumerate(columns, start=1):
+        if column.kind not in (Kind.TEXT, Kind.CHOICE):
+            continue
+        letter = get_column_letter(index)
+        ws.column_dimensions[letter].number_format = "@"
+        for row in range(first, last + 1):
+            ws.cell(row=row, column=index).number_format = "@"
+
+
+def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
+    for col, header in enumerate(headers, start=1):
+        put(ws, row, col, header, lang)
+        cell = ws.cell(row=row, column=col)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        width = widths[col - 1] if col - 1 < len(widths) else max(12, min(40, len(str(render(header, lang))) + 4))
+        letter = get_column_letter(col)
+        ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, width)
+
+
+def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: str) -> int:
+    """Rows from ``start``; returns the next free row."""
+    row = start
+    for values in rows:
+        for col, value in enumerate(values, start=1):
+            put(ws, row, col, value, lang)
+        row += 1
+    return row
+
+
+def write_table_sheet(
+    wb: Workbook, title: Msg | str, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
+    widths: Sequence[int] = (),
+) -> Worksheet:
+    from adjudicator.outputs.layout import align_number_headers
+
+    ws = wb.create_sheet(sheet_title(wb, str(render(title, lang))))
+    header_row(ws, 1, headers, lang, widths)
+    last = write_rows(ws, 2, rows, lang)
+    align_number_headers(ws, 1, 2, last - 1)  # a number's header over the number
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for col, width in enumerate(widths, start=1):
+        if width >= 40:  # long texts (messages, causes) wrap inside their column
+            for r in range(2, last):
+                ws.cell(row=r, column=col).alignment = wrap
+    ws.freeze_panes = "A2"
+    fit_to_page_width(ws)
+    if headers:
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{max(last - 1, 1)}"
+    return ws
+
+
+def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], lang: str) -> Worksheet:
+    """Several titled tables one below the other on one sheet."""
+    from adjudicator.outputs.layout import align_number_headers
+
+    ws = wb.create_sheet(sheet_title(wb, title))
+    fit_to_page_width(ws)
+    row = 1
+    for table in tables:
+        put(ws, row, 1, table.title, lang)
+        ws.cell(row=row, column=1).font = TITLE_FONT
+        header_row(ws, row + 1, table.headers, lang)
+        first, row = row + 2, write_rows(ws, row + 2, table.rows, lang)
+        align_number_headers(ws, first - 1, first, row - 1)  # a number's header over the number
+        if not table.rows:
+            put(ws, row, 1, msg("(none)"), lang)
+            row += 1
+        row += 1
+    fit_column_widths(ws)
+    return ws
+
+
+def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
+    """Widen each column to its longest value (spreadsheets do not do it for files they did not write)."""
+    longest: dict[int, int] = {}
+    for (_row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
+        if cell.value is not None and not (cell.font and cell.font.b and cell.font.sz and cell.font.sz > 12):
+            longest[col] = max(longest.get(col, 0), len(str(cell.value)))
+    for col, length in longest.items():
+        letter = get_column_letter(col)
+        ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, min(most, length + 2))
+
+
+def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
+    """Give rows with wrapped text the height of their longest cell, as an office program would."""
+    widths: dict[int, float] = {}
+    for row in ws.iter_rows(min_row=first, max_row=last - 1):
+        lines = 1
+        for cell in row:
+            if cell.value is None or not cell.alignment.wrap_text:
+                continue
+            if cell.column not in widths:
+                widths[cell.column] = ws.column_dimensions[get_column_letter(cell.column)].width or 10
+            lines = max(lines, -(-len(str(cell.value)) // max(int(widths[cell.column] * 1.1), 1)))
+        if lines > 1:
+            ws.row_dimensions[row[0].row].height = 15 * lines
+
+
+def _atomic(target: Path, write: Callable[[str], None]) -> None:
+    """Let ``write`` fill a temporary file beside ``target``, flush it to disk, then rename it into place:
+    a reader sees the old file or the new one, never half of one."""
+    temporary = _temporary_beside(target)
+    try:
+        write(temporary)
+        with open(temporary, "rb+") as written:
+            os.fsync(written.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def atomic_save(wb: Workbook, path: Path) -> None:
+    """Lay the workbook out (widths, row heights, print setup: see layout.py) and save it atomically, with
+    fixed zip dates and order so that the same workbook gives the same bytes."""
+    from adjudicator.outputs.layout import lay_out
+
+    lay_out(wb)
+
+    def save(temporary: str) -> None:
+        wb.save(temporary)
+        make_reproducible(temporary)
+
+    _atomic(path, save)
+
+
+def atomic_copy(source: Path, target: Path) -> None:
+    _atomic(target, lambda temporary: shutil.copyfile(source, temporary))
+
+
+def atomic_write_text(target: Path, text: str) -> None:
+    _atomic(target, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))

@@ -1,0 +1,362 @@
+"""The GM's master workbook, campaign.xlsx: settings, parameters, factions, the ruleset's state
+tables, the cumulative Ledger and Dice sheets, and the tabs of every resolved turn.
+
+The GM may edit it by hand (parameters, map, corrections); it is read with the same validation as a
+player's workbook, so a GM's typo is reported at its cell, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import openpyxl
+import pandas as pd
+from openpyxl import Workbook
+
+from adjudicator.dice import Roll
+from adjudicator.engine.ledger import LedgerLine, ledger_row
+from adjudicator.engine.parameters import ParameterError
+from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.rules_data import RULE_TABLES, check_changes, retired_parameter, shown_rows
+from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
+from adjudicator.engine.sheets import Column, Kind, TableSchema, records
+from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg, normalise_language, ruleset_catalog
+from adjudicator.i18n.message_data import dumps, loads
+from adjudicator.intake.deadlines import next_turn_settings
+from adjudicator.intake.reading import read_table, read_workbook
+from adjudicator.intake.safety import Limits
+from adjudicator.intake.validation import validate_table
+from adjudicator.outputs.writing import header_row, identifiers_as_text, sheet_title, write_rows
+
+if TYPE_CHECKING:
+    from adjudicator.i18n import Msg
+
+MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000,
+                       max_rows=1_000_000, max_columns=1_000, max_cells=20_000_000, max_text_chars=32_767,
+                       max_text_total=1_000_000_000, max_part_bytes=2**31)
+
+SETTINGS = TableSchema("settings", N_("Settings"), (
+    Column("setting", N_("Setting"), required=True, width=20),
+    Column("value", N_("Value"), width=40),
+))
+PARAMETERS = TableSchema("parameters", N_("Parameters"), (
+    Column("parameter", N_("Parameter"), required=True, width=28),
+    Column("value", N_("Value"), width=14),
+    Column("default", N_("Default"), width=14),
+    Column("description", N_("Description"), width=90),
+))
+FACTION_BASE = (
+    Column("id", N_("ID"), required=True, width=10),
+    Column("name", N_("Name"), required=True, width=24),
+    Column("language", N_("Language"), width=10),
+)
+#: The factions' mail addresses (several: separated by , or ;), last, after the ruleset's columns.
+EMAIL = Column("email", N_("Email"), width=30, synonyms=("e-mail", "mail"))
+LEDGER = TableSchema("ledger", N_("Ledger"), (
+    Column("turn", N_("Turn"), Kind.INT, width=6),
+    Column("phase", N_("Phase"), width=10),
+    Column("faction", N_("Faction"), width=10),
+    Column("account", N_("Account"), width=14),
+    Column("change", N_("Change"), Kind.INT, width=10),
+    Column("balance", N_("Balance"), Kind.INT, width=10),
+    Column("cause", N_("Cause"), width=50),
+    Column("reference", N_("Reference"), width=28),
+))
+DICE = TableSchema("dice", N_("Dice"), (
+    Column("turn", N_("Turn"), Kind.INT, width=6),
+    Column("purpose", N_("Purpose"), width=50),
+    Column("dice", N_("Dice"), width=8),
+    Column("results", N_("Results"), width=24),
+    Column("total", N_("Total"), Kind.INT, width=8),
+))
+
+#: Settings every campaign has, in the order they are shown.
+SETTING_KEYS = ("campaign", "title", "ruleset", "seed", "turn", "language", "deadline", "secret")
+
+
+def factions_schema(ruleset: Ruleset) -> TableSchema:
+    return TableSchema("factions", N_("Factions"), FACTION_BASE + ruleset.faction_columns + (EMAIL,))
+
+
+def new_secret() -> str:
+    return secrets.token_hex(16)
+
+
+def turn_label(turn: int) -> str:
+    return f"T{turn:02d}"
+
+
+# ---------------------------------------------------------------------------------------- reading
+def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tuple[Campaign, Ruleset] | None:
+    """The campaign in ``path`` and its ruleset; None with problems (at their cells) when it is unusable."""
+    book = read_workbook(path, problems, MASTER_LIMITS)
+    if book is None:
+        return None
+    where = {"file": path.name}
+    table = read_table(book, SETTINGS, problems)
+    if table is None:
+        return None
+    settings = {fold(r["setting"]): r["value"] for _, r in records(table.frame) if r["setting"] is not None}
+    try:
+        ruleset = ruleset_lookup(str(settings.get("ruleset") or ""))
+    except ValueError as error:
+        problems.error("M01", msg("The ruleset {name} cannot be used: {reason}.", name=str(settings.get("ruleset")),
+                                  reason=str(error)),
+                       msg("Run 'adjudicator rulesets' to see the installed rulesets."), sheet=table.sheet,
+                       **where)
+        return None
+
+    def setting_cell(key: str) -> str:
+        for row, r in records(table.frame):
+            if r["setting"] is not None and fold(r["setting"]) == key:
+                return table.cell(int(row), "value")
+        return "B1"
+
+    numbers = {}
+    for key in ("seed", "turn"):
+        try:
+            numbers[key] = int(float(settings.get(key)))  # type: ignore[arg-type]
+            if numbers[key] < (1 if key == "turn" else 0):
+                raise ValueError
+        except (TypeError, ValueError):
+            problems.error("M02", msg("The setting {key} must be a whole number.", key=key), None,
+                           sheet=table.sheet, cell=setting_cell(key), **where)
+    try:
+        language = normalise_language(settings.get("language") or ruleset.default_language)
+    except UnsupportedLanguageError:
+        problems.error("M03", msg("Language {value} is not supported; use en, es or ru.",
+                                  value=str(settings.get("language"))), None,
+                       sheet=table.sheet, cell=setting_cell("language"), **where)
+        language = ruleset.default_language
+    for key in ("max file mb", "max unpacked mb"):  # optional limits of submitted workbooks
+        value = settings.get(key)
+        if value in (None, ""):
+            continue
+        try:
+            if float(value) <= 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            problems.error("M02", msg("The setting {key} must be a positive number of megabytes.",
+                                      key=key.replace(" ", "_")), None,
+                           sheet=table.sheet, cell=setting_cell(key), **where)
+    for key in ("campaign", "secret"):
+        if not settings.get(key):
+            problems.error("M04", msg("The setting {key} is missing.", key=key), None, sheet=table.sheet, **where)
+
+    parameters: dict[str, Any] = {}
+    param_table = read_table(book, PARAMETERS, problems)
+    defaults = ruleset.parameters()
+    if param_table is not None:
+        overrides: dict[str, Any] = {}
+        for row, r in records(param_table.frame):
+            key = str(r["parameter"] or "").strip()
+            if not key:
+                continue
+            if key in ruleset.retired_parameters:  # now a cell of the rule tables: say which
+                reason, hint = retired_parameter(key, ruleset.retired_parameters[key], r["value"])
+                problems.error("M05", reason, hint, sheet=param_table.sheet,
+                               cell=param_table.cell(int(row), "parameter"), **where)
+                continue
+            try:
+                overrides[key] = r["value"]
+                defaults.resolve({key: r["value"]})
+            except ParameterError as exc:
+                overrides.pop(key, None)
+                problems.error("M05", msg("Parameter {key}: {reason}.", key=key, reason=exc.reason),
+                               msg("Correct the value, or clear it to use the default."),
+                               sheet=param_table.sheet, cell=param_table.cell(int(row), "value"), **where)
+        parameters = defaults.resolve(overrides)
+    else:
+        parameters = defaults.defaults()
+
+    tables: dict[str, pd.DataFrame] = {}
+    for schema in (factions_schema(ruleset), *ruleset.state_schemas):
+        found = read_table(book, schema, problems)
+        if found is None:
+            tables[schema.key] = pd.DataFrame(columns=[*schema.keys(), "_invalid"])
+            continue
+        tables[schema.key] = validate_table(found, problems, path.name)
+        if schema.key == RULE_TABLES.key:  # each change must fit the ruleset's tables
+            check_changes(ruleset.data_package, found, tables[schema.key], problems, path.name)
+        if schema.key == "factions":
+            faction_sheet = found
+    factions: dict[str, Faction] = {}
+    for row, r in records(tables["factions"]):
+        fid = str(r.get("id") or "").strip().upper()
+        if not fid:
+            continue
+        try:
+            lang = normalise_language(r.get("language") or language)
+        except UnsupportedLanguageError:
+            problems.error("M03", msg("Language {value} is not supported; use en, es or ru.",
+                                      value=str(r.get("language"))), None,
+                           sheet=faction_sheet.sheet, cell=faction_sheet.cell(int(row), "language"), **where)
+            lang = language
+        if fid in factions:
+            problems.error("M06", msg("Faction {faction} is listed twice.", faction=fid), None,
+                           sheet=faction_sheet.sheet, cell=faction_sheet.cell(int(row), "id"), **where)
+        factions[fid] = Faction(fid, str(r.get("name") or fid), lang)
+    if "factions" in tables:
+        tables["factions"]["id"] = [str(v or "").strip().upper() for v in tables["factions"]["id"]]
+    if problems.has_errors():
+        return None
+    campaign = Campaign(
+        campaign_id=str(settings["campaign"]),
+        title=str(settings.get("title") or settings["campaign"]),
+        ruleset=ruleset.name,
+        seed=numbers["seed"],
+        turn=numbers["turn"],
+        language=language,
+        secret=str(settings["secret"]),
+        factions=factions,
+        parameters=parameters,
+        tables={k: v.drop(columns=["_invalid"], errors="ignore") for k, v in tables.items()},
+        settings=settings,
+    )
+    return campaign, ruleset
+
+
+# ---------------------------------------------------------------------------------------- writing
+def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> list[list[Any]]:
+    rows = []
+    for record in frame.to_dict("records"):
+        row = []
+        for key in schema.keys():
+            value = record.get(key)
+            if value is not None and not isinstance(value, str) and pd.isna(value):
+                value = None
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if value is not None and schema.column(key).choices:  # a word, or free text kept
+                value = schema.column(key).choice_label(str(value), lang)
+            row.append(value)
+        rows.append(row)
+    return rows
+
+
+def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[Any]], lang: str) -> None:
+    """Rewrite ``schema``'s sheet in place (same position), or add it."""
+    wanted = schema.spellings()
+    index = None
+    for i, ws in enumerate(wb.worksheets):
+        if fold(ws.title) in wanted:
+            index = i
+            wb.remove(ws)
+            break
+    ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
+    header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+    write_rows(ws, 2, rows, lang)
+    identifiers_as_text(ws, schema.columns, 2, len(rows) + 1)
+    ws.freeze_panes = "A2"
+
+
+def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict[str, pd.DataFrame],
+                turn: int) -> list[Msg]:
+    """Write the campaign's state (settings, parameters, state tables, Ledger and Dice) in its language, and
+    every earlier turn's tabs again when they are in another; what the GM must be told (the tabs that could
+    not be written again)."""
+    lang = campaign.language
+    settings = dict(campaign.settings) if turn <= campaign.turn else next_turn_settings(dict(campaign.settings))
+    settings.update({"campaign": campaign.campaign_id, "title": campaign.title, "ruleset": ruleset.name,
+                     "seed": campaign.seed, "turn": turn, "language": lang, "secret": campaign.secret})
+    ordered = [k for k in SETTING_KEYS if k in settings] + sorted(k for k in settings if k not in SETTING_KEYS)
+    _replace_table(wb, SETTINGS, [[k, settings[k]] for k in ordered], lang)
+    defaults = ruleset.parameters()
+    rows = []
+    for key, parameter in defaults.parameters.items():
+        value = campaign.parameters.get(key, parameter.default)
+        shown = parameter.show(value) if value != parameter.default else None
+        with ruleset_catalog(ruleset.locale()):  # the ruleset's data file's words, in its own catalog
+            description = gettext_in(lang, parameter.description) if parameter.description else ""
+        rows.append([key, shown, parameter.show(parameter.default), description])
+    _replace_table(wb, PARAMETERS, rows, lang)
+    for schema in (factions_schema(ruleset), *ruleset.state_schemas):
+        frame = tables.get(schema.key, campaign.tables.get(schema.key))
+        rows = _frame_rows(frame, schema, lang) if frame is not None else []
+        if schema.key == RULE_TABLES.key:  # the tables, rows and columns in the campaign's words
+            rows = shown_rows(ruleset, frame, lang)
+        _replace_table(wb, schema, rows, lang)
+    if _sheet_of(wb, LEDGER) is not None:
+        append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
+    from adjudicator.outputs.maps.stored import redraw_map_tabs
+    from adjudicator.store.stale_tabs import StaleTabs, stale_note
+    from adjudicator.store.turn_tabs import rewrite_turn_tabs
+
+    with ruleset_catalog(ruleset.locale()):  # the order sheets' titles in the ruleset's words
+        stale = StaleTabs(wb, lang, [schema.title for schema in ruleset.order_schemas])
+        rewrite_turn_tabs(wb, lang)  # the earlier turns' tabs too, when written in another language
+        redrawn = redraw_map_tabs(wb, lang)  # and the pictures of their maps, from the kept views
+        return stale_note(stale.after(wb, redrawn))
+
+
+#: The hidden sheet that keeps each Ledger line as data (JSON), so that the Ledger can be written again in
+#: another language when the GM changes the campaign's.
+LEDGER_SOURCE = "_ledger_source"  # its folded name is no spelling of the Ledger sheet
+
+
+def _sheet_of(wb: Workbook, schema: TableSchema) -> Any:
+    wanted = schema.spellings()
+    return next((w for w in wb.worksheets if fold(w.title) in wanted), None)
+
+
+def _ledger_source(wb: Workbook) -> Any:
+    """The hidden source sheet; made (from the Ledger's own cells, as they read) for a campaign without one."""
+    if LEDGER_SOURCE in wb.sheetnames:
+        return wb[LEDGER_SOURCE]
+    ws = wb.create_sheet(LEDGER_SOURCE)
+    ws.sheet_state = "hidden"
+    old = _sheet_of(wb, LEDGER)
+    if old is not None:  # a campaign made before the source sheet: its earlier lines as they were written
+        for row in old.iter_rows(min_row=2, max_col=len(LEDGER.columns), values_only=True):
+            if any(v is not None for v in row):
+                ws.append([dumps(list(row))])
+    return ws
+
+
+def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str) -> None:
+    """Add the turn's ledger lines and rolls, and write the Ledger and Dice sheets wholly in ``lang`` (the
+    campaign's language, which the GM may have changed since the earlier turns were written)."""
+    from adjudicator.outputs.references import shown_reference
+
+    source = _ledger_source(wb)
+    for line in lines:
+        row = ledger_row(line)
+        source.append([dumps([*row[:-1], shown_reference(row[-1])])])
+    ledger_rows = [loads(str(r[0])) for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
+    old_dice = _sheet_of(wb, DICE)
+    dice_rows = [list(r) for r in old_dice.iter_rows(min_row=2, max_col=len(DICE.columns), values_only=True)
+                 if any(v is not None for v in r)] if old_dice is not None else []
+    dice_rows += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
+    _replace_table(wb, LEDGER, ledger_rows, lang)
+    _replace_table(wb, DICE, dice_rows, lang)
+
+
+def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:
+    wb = Workbook()
+    wb.remove(wb.active)
+    write_state(wb, ruleset, campaign, campaign.tables, campaign.turn)
+    append_ledger_and_dice(wb, [], [], campaign.language)
+    return wb
+
+
+#: The orders of one order sheet of every faction: the sheet's title (a msgid), headers and rows.
+OrderTable = tuple[str, list[Any], list[list[Any]]]
+
+
+def add_turn_tabs(wb: Workbook, turn: int, order_tables: Mapping[str, OrderTable], reports: list[ReportTable],
+                  lang: str) -> None:
+    """The turn's tabs: one orders tab per order sheet ("T03 Orders", or "T03 Orders Repairs" when the
+    ruleset has several), each under that sheet's own headers, then the GM's report (kept as data too, to be
+    written again in another language: see turn_tabs.py)."""
+    from adjudicator.store.turn_tabs import add_turn_tabs as add_tabs
+
+    add_tabs(wb, turn, order_tables, reports, lang)
+
+
+def open_master(path: Path) -> Workbook:
+    return openpyxl.load_workbook(path)
+
+

@@ -1,0 +1,1 @@
+"""The turn: the GM's jobs on a campaign folder, and the GM's inputs a turn waits for."""

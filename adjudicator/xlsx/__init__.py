@@ -1,1 +1,0 @@
-"""Workbook input and output. Knows openpyxl and calamine; knows no game rules."""
