@@ -2,7 +2,7 @@
 
 A :class:`TableSchema` names a sheet and its columns by English msgids; a workbook may use the
 English, Spanish or Russian form of any of them, in any column order. These descriptions know
-nothing of openpyxl or of any game rule.
+nothing of a workbook library or of any game rule.
 """
 
 from __future__ import annotations

@@ -57,13 +57,13 @@ def test_star_sectors_check_and_run_refuse_the_same_rows() -> None:
 def test_the_engine_core_imports_no_workbook_library_and_names_no_ruleset() -> None:
     code = ("import sys, adjudicator.engine.ruleset, adjudicator.engine.orders, adjudicator.engine.presentation, "
             "adjudicator.engine.reporting, adjudicator.engine.books, adjudicator.engine.validity, "
-            "adjudicator.engine.ledger; "
+            "adjudicator.engine.ledger, adjudicator.engine.problems, adjudicator.engine.sheets, "
+            "adjudicator.engine.rules_data, adjudicator.engine.values; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('openpyxl', 'python_calamine')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
     names = re.compile(r"star_sectors|Star Sectors|fleet@|\bDRAW\b|galactic_war|inner_sphere|coordinated_orders")
-    core = [*sorted((ROOT / "adjudicator" / "engine").glob("*.py")), ROOT / "adjudicator" / "ledger.py",
-            ROOT / "adjudicator" / "campaign" / "gm_input.py"]
+    core = [*sorted((ROOT / "adjudicator" / "engine").glob("*.py")), ROOT / "adjudicator" / "turn" / "gm_input.py"]
     found = {p.name: names.findall(p.read_text(encoding="utf-8")) for p in core}
     assert {name: hits for name, hits in found.items() if hits} == {}
     assert "openpyxl" not in "".join(p.read_text(encoding="utf-8") for p in core if p.parent.name == "engine")
