@@ -48,6 +48,20 @@ def _temporary_beside(path: Path) -> str:
     return temporary
 
 
+def hidden_sheet(wb: Workbook, name: str, fresh: bool = False) -> Worksheet:
+    """The hidden sheet ``name`` (data the adjudicator keeps, never shown): the workbook's own, or a new one at
+    the end; ``fresh``: an empty one, in the place the old one had among the sheets."""
+    index = None
+    if name in wb.sheetnames:
+        if not fresh:
+            return wb[name]
+        index = wb.sheetnames.index(name)
+        wb.remove(wb[name])
+    ws = wb.create_sheet(name, index)
+    ws.sheet_state = "hidden"
+    return ws
+
+
 def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None:
     """Write one cell; text is always stored as text, never as a formula."""
     value = render(value, lang)

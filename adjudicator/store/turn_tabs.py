@@ -19,6 +19,7 @@ from openpyxl import Workbook
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import LANGUAGES, N_, fold, gettext_in, msg, render
 from adjudicator.i18n.message_data import InLanguages, dumps, loads
+from adjudicator.outputs.writing import hidden_sheet
 
 #: The hidden sheet keeping each turn tab's content as data; its folded name is no spelling of a visible sheet.
 SOURCE = "_turn_tabs_source"
@@ -180,12 +181,7 @@ def _tabs(wb: Workbook) -> list[dict[str, Any]]:
 def _save_tabs(wb: Workbook, tabs: Sequence[Mapping[str, Any]]) -> None:
     """Rewrite the source sheet: a ``tab`` line, then per table a ``table`` line and its ``row`` lines (one
     cell each, so that no cell grows past a spreadsheet's 32,767 characters)."""
-    index = None
-    if SOURCE in wb.sheetnames:
-        index = wb.sheetnames.index(SOURCE)
-        wb.remove(wb[SOURCE])
-    ws = wb.create_sheet(SOURCE, index)
-    ws.sheet_state = "hidden"
+    ws = hidden_sheet(wb, SOURCE, fresh=True)
     for tab in tabs:
         head = {k: v for k, v in tab.items() if k != "tables"}
         ws.append(["tab", json.dumps(head, ensure_ascii=False, sort_keys=True, separators=(",", ":"))])

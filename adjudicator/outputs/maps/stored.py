@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.i18n import LANGUAGES, fold, msg
 from adjudicator.outputs.maps.view import GM, Arrow, Battle, Layout, Link, MapView, Place, Unit
+from adjudicator.outputs.writing import hidden_sheet
 
 #: The hidden sheet of the kept maps: one row per element, ``turn | language | kind | JSON``.
 MAP_SOURCE = "_map_source"
@@ -23,11 +24,7 @@ FIELDS = {"place": "places", "link": "links", "unit": "units", "arrow": "arrows"
 
 
 def _source(wb: Any) -> Any:
-    if MAP_SOURCE in wb.sheetnames:
-        return wb[MAP_SOURCE]
-    ws = wb.create_sheet(MAP_SOURCE)
-    ws.sheet_state = "hidden"
-    return ws
+    return hidden_sheet(wb, MAP_SOURCE)
 
 
 def _dump(value: Any) -> str:
@@ -53,12 +50,7 @@ def _rows(wb: Any) -> list[tuple[int, str, str, str]]:
 
 
 def _write(wb: Any, rows: list[tuple[int, str, str, str]]) -> None:
-    index = None
-    if MAP_SOURCE in wb.sheetnames:
-        index = wb.sheetnames.index(MAP_SOURCE)
-        wb.remove(wb[MAP_SOURCE])
-    ws = wb.create_sheet(MAP_SOURCE, index)
-    ws.sheet_state = "hidden"
+    ws = hidden_sheet(wb, MAP_SOURCE, fresh=True)
     for row in rows:
         ws.append(list(row))
 
