@@ -39,6 +39,7 @@ from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Do
 from adjudicator.rulesets.inner_sphere.phases import combats, economy, end_of_turn
 from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
 from adjudicator.rulesets.inner_sphere.phases import research as research_phase
+from adjudicator.rulesets.inner_sphere.presentation import InnerSpherePresentation
 from adjudicator.rulesets.inner_sphere.reports import Reporter
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, world_from_tables, world_to_tables
 
@@ -98,6 +99,7 @@ class InnerSphere(Ruleset):
 
     order_types = ORDER_TYPES
     order_steps = ORDER_STEPS
+    presentation_type = InnerSpherePresentation
 
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> FactionState:
         """The state's orders against the start of the turn, on a world of its own (``check``): the sales that
@@ -107,20 +109,6 @@ class InnerSphere(Ruleset):
         world = snapshot.copy()
         apply_sales_due(world, campaign.turn)
         return faction_state(world, self.context(campaign, ledger, snapshot), faction, area(campaign))
-
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        world = world_from_tables(campaign.tables)
-        own = sorted(h for h, s in world.systems.items() if s.owner == faction)
-        ships = sorted(s.id for s in world.jumpships.values() if s.owner == faction)
-        damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)
-        broken = sorted({f.system for f in world.factories.values() if f.damaged and world.owner(f.system) == faction})
-        return {"target": damaged + broken, "system": own, "ship": ships}
-
-    def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
-        """Add the cost preview (formulas) to an order workbook built by the core."""
-        from adjudicator.rulesets.inner_sphere.template import decorate
-
-        decorate(wb, campaign, faction)
 
     def roll_label(self, purpose: str) -> Msg | str:
         from adjudicator.rulesets.inner_sphere.dice_viewers import roll_label
