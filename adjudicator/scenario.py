@@ -17,7 +17,7 @@ import pandas as pd
 
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.engine.ruleset import Campaign, Faction, Ruleset
-from adjudicator.i18n import normalise_language
+from adjudicator.i18n import normalise_language, ruleset_catalog
 from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_save
 from adjudicator.store.master import factions_schema, new_master
@@ -66,6 +66,11 @@ def build(folder: Path, out: Path | None = None) -> list[Path]:
 
 def build_from_data(data: dict[str, Any], out: Path) -> list[Path]:
     ruleset, campaign = campaign_from_data(data)
+    with ruleset_catalog(ruleset.locale()):  # the ruleset's words, never another ruleset's
+        return _write(data, ruleset, campaign, out)
+
+
+def _write(data: dict[str, Any], ruleset: Ruleset, campaign: Campaign, out: Path) -> list[Path]:
     written = [out / "campaign.xlsx"]
     atomic_save(new_master(ruleset, campaign), written[0])
     for faction, sheets in sorted(data.get("orders", {}).items()):

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from adjudicator.engine.registry import installed
-from adjudicator.i18n import LANGUAGES
+from adjudicator.i18n import LANGUAGES, ruleset_catalog
 from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_save
 from adjudicator.scenario import campaign_from_data, load_scenario
@@ -32,7 +32,8 @@ def build_all(out: Path) -> list[Path]:
             factions[faction] = dataclasses.replace(factions[faction], language=lang)
             blank = dataclasses.replace(campaign, factions=factions)
             path = out / name / f"orders.{lang}.xlsx"
-            atomic_save(build_order_workbook(ruleset, blank, faction), path)
+            with ruleset_catalog(ruleset.locale()):  # the ruleset's words, never another ruleset's
+                atomic_save(build_order_workbook(ruleset, blank, faction), path)
             written.append(path)
     return written
 

@@ -124,7 +124,8 @@ def new_campaign(ruleset: Ruleset, root: Path, example: bool = False) -> Campaig
                 for s in (master.factions_schema(ruleset), *ruleset.state_schemas)},
         settings={"deadline": "", **new_dice_key(root, root.name)},
     )
-    atomic_save(master.new_master(ruleset, campaign), folder.master)
+    with ruleset_catalog(ruleset.locale()):  # the ruleset's words, never another ruleset's
+        atomic_save(master.new_master(ruleset, campaign), folder.master)
     return folder
 
 

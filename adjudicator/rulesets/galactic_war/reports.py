@@ -128,7 +128,7 @@ class Reporter(reporting.Reporter):
                            h(N_("Race"), N_("ID"), N_("Type"), N_("System"), N_("Planet"), N_("Aboard")), rows)
 
     def planets_table(self, race: str | None) -> ReportTable:
-        rows = [[p.id, p.system, p.resources, p.owner or None, msg("Y") if p.dock else None]
+        rows = [[p.id, p.system, p.resources, p.owner or None, msg("YES") if p.dock else None]
                 for p in sorted(self.world.planets.values(), key=lambda p: p.id)
                 if race is None or p.owner == race or self.snapshot.planets[p.id].owner == race]
         return ReportTable("planets", msg("Planets"),

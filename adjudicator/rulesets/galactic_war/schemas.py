@@ -24,8 +24,9 @@ PURCHASE_TYPES = (*UNIT_TYPES, *choices(("DOCK", N_("Space Dock"), ["косми�
                                                                         "muelle espacial", "dock"])))
 
 YES_NO = choices(
-    ("Y", N_("Y"), ["yes", "да", "д", "si", "sí", "s", "true", "1", "не атаковать", "no atacar", "do not attack"]),
-    ("N", N_("N"), ["no", "нет", "н", "false", "0"]),
+    ("Y", N_("YES"), ["y", "yes", "да", "д", "si", "sí", "s", "true", "1", "не атаковать", "no atacar",
+                      "do not attack"]),
+    ("N", N_("NO"), ["n", "no", "нет", "н", "false", "0"]),
 )
 
 WORMHOLES = choices(
