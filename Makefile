@@ -11,12 +11,12 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	$(BIN)/python -m adjudicator.i18n.catalogs
+	$(BIN)/python -c 'from adjudicator.i18n.catalogs import main; main()'
 	touch $(STAMP)
 
 # The compiled message catalogs (.mo beside each .po), read at start-up instead of parsing the .po files.
 catalogs: $(STAMP)
-	$(BIN)/python -m adjudicator.i18n.catalogs
+	$(BIN)/python -c 'from adjudicator.i18n.catalogs import main; main()'
 
 demo: $(STAMP) catalogs
 	$(BIN)/adjudicator demo --out demo-output
@@ -75,4 +75,4 @@ messages: $(STAMP)
 	    fi; \
 	  done; \
 	done
-	$(BIN)/python -m adjudicator.i18n.catalogs
+	$(BIN)/python -c 'from adjudicator.i18n.catalogs import main; main()'

@@ -77,4 +77,6 @@ def test_every_visible_sheet_prints_its_used_cells_one_page_wide(campaign_root: 
             last_row, _ = used_range(ws)
             area = str(ws.print_area).split("!")[-1].replace("$", "")
             assert area.startswith("A1:") and area.endswith(str(last_row)), (path.name, ws.title, area)
-            assert ws.page_setup.fitToWidth == 1 and ws.sheet_properties.pageSetUpPr.fitToPage
+            # fitToWidth left out is 1, the spreadsheet standard's default (XlsxWriter writes it so)
+            fit_width = 1 if ws.page_setup.fitToWidth is None else int(ws.page_setup.fitToWidth)
+            assert fit_width == 1 and ws.sheet_properties.pageSetUpPr.fitToPage, (path.name, ws.title)
