@@ -12,7 +12,7 @@ A ruleset keeps its tables in ``tables.toml`` of its data package (``Ruleset.dat
 The campaign's *Rule tables* sheet (:data:`RULE_TABLES`, a state table the engine gives every ruleset whose data
 package ships ``tables.toml``; the ruleset need not list it) holds the GM's
 changes, one value a row: ``table | row | column | value`` (``regiments | VL | purchase | 60``), written in the
-campaign's words and read back from the GM's in any language (:mod:`adjudicator.store.rule_table_words`). A value takes
+campaign's words and read back from the GM's in any language (:mod:`adjudicator.engine.rule_table_words`). A value takes
 the type of the default it replaces (:func:`adjudicator.engine.values.read_value`, as the Parameters sheet reads
 its values); a row that names what the tables do not have, or a value of the wrong type, is a
 :class:`RuleTableError` naming the sheet row, with the closest names.
@@ -32,10 +32,10 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.rule_table_words import NO_WORDS, TableWords, package_words, ruleset_words
 from adjudicator.engine.sheets import Column, TableSchema
 from adjudicator.engine.values import ValueTypeError, read_value
 from adjudicator.i18n import N_, Msg, msg
-from adjudicator.store.rule_table_words import NO_WORDS, TableWords, package_words, ruleset_words
 
 #: The file of a ruleset's data package that holds its tables.
 TABLES_FILE = "tables.toml"
@@ -135,7 +135,7 @@ def _word(value: Any) -> str:
 def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any = None,
                  words: TableWords | None = None) -> None:
     """One change laid over ``tables`` (in place): the value replaces the default at table/row/column, each read
-    as the GM may type it (``words``: the ruleset's, see :mod:`adjudicator.store.rule_table_words`)."""
+    as the GM may type it (``words``: the ruleset's, see :mod:`adjudicator.engine.rule_table_words`)."""
     try:
         place = find_place(tables, change, words or NO_WORDS)
     except RuleTableError as error:

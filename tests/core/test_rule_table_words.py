@@ -9,9 +9,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from adjudicator.engine.rule_table_words import package_words
 from adjudicator.engine.rules_data import RuleTableError, default_tables, find_place, rule_tables
 from adjudicator.paths import examples_root
-from adjudicator.store.rule_table_words import package_words
 from adjudicator.turn import pipeline
 
 EXAMPLES = [("galactic_war", "Таблицы правил", ["units", "Крейсер", "combat", 7], ("units", "CRUISER", "combat"), 7),
