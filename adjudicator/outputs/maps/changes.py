@@ -264,7 +264,7 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     from openpyxl.styles import Alignment
     from openpyxl.worksheet.hyperlink import Hyperlink
 
-    from adjudicator.outputs.writing import fit_row_heights, fit_to_page_width, header_row, put, sheet_title
+    from adjudicator.outputs.writing import fit_to_page_width, header_row, put, sheet_title
 
     # Before and After hold text and numbers: both at the left, a number never touching the cause after it
     WRAP = Alignment(wrap_text=True, vertical="top", horizontal="left")  # noqa: N806 - constants of this sheet
@@ -276,21 +276,74 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     # longest cause (the page is fitted to its width), so that no cause is cut at the cell's edge.
     longest = max((len(_text(c.cause, lang)) for c in changes if c.link), default=0)
     cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 2))
-    header_row(ws, 1, list(HEADERS), lang, [12, 16, 30, 22, 22, cause_width])
+    widths = [12, 16, 30, 22, 22, cause_width]
+    header_row(ws, 1, list(HEADERS), lang, widths)
+    styles = _CellStyles()
+    cells = ws._cells  # noqa: SLF001 - the written cells, read back for their heights
     for r, change in enumerate(changes, start=2):
         table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
         for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
                                   start=1):
             put(ws, r, c, value, lang)
-            ws.cell(r, c).alignment = WRAP if c >= 4 else TOP
-        ws.cell(r, 6).alignment = CAUSE  # set apart from a number at the right of the column before
+            if c < 4:
+                styles.give(ws.cell(r, c), "top", lambda cell: setattr(cell, "alignment", TOP))
+            elif c < 6:
+                styles.give(ws.cell(r, c), "wrap", lambda cell: setattr(cell, "alignment", WRAP))
+        cause = ws.cell(r, 6)
         if change.link:
-            cell = ws.cell(r, 6)
-            cell.hyperlink = Hyperlink(ref=cell.coordinate, location=change.link)
-            cell.style = "Hyperlink"
-            cell.alignment = CAUSE
+            cause.hyperlink = Hyperlink(ref=cause.coordinate, location=change.link)
+            styles.give(cause, "link", _link_style(WRAP, CAUSE))
+        else:  # set apart from a number at the right of the column before
+            styles.give(cause, "cause", _cause_style(WRAP, CAUSE))
+        lines = max(_lines(cells.get((r, c)), widths[c - 1]) for c in (4, 5, 6))
+        if lines > 1:  # the height of its longest wrapped cell, as an office program would give it
+            ws.row_dimensions[r].height = 15 * lines
     if not changes:
         put(ws, 2, 1, msg("(none)"), lang)
-    fit_row_heights(ws, 2, len(changes) + 2)
     ws.freeze_panes = "A2"
     return ws
+
+
+class _CellStyles:
+    """Each kind of cell of the sheet styled through openpyxl once (which registers its font, alignment and
+    named style in the workbook, in the order a cell-by-cell styling would), then given the same style
+    indexes: assigning a style through openpyxl hashes it and searches the workbook's list at every cell."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, Any] = {}
+
+    def give(self, cell: Any, kind: str, style: Any) -> None:
+        from copy import copy
+
+        made = self.made.get(kind)
+        if made is None:
+            style(cell)
+            self.made[kind] = copy(cell._style)  # noqa: SLF001 - the style's indexes in the workbook
+        else:
+            cell._style = copy(made)  # noqa: SLF001
+
+
+def _cause_style(wrap: Any, cause: Any) -> Any:
+    def style(cell: Any) -> None:
+        cell.alignment = wrap  # as the sheet was first written: every Before, After and Cause wrapped at the left
+        cell.alignment = cause
+
+    return style
+
+
+def _link_style(wrap: Any, cause: Any) -> Any:
+    def style(cell: Any) -> None:
+        cell.alignment = wrap
+        cell.alignment = cause
+        cell.style = "Hyperlink"
+        cell.alignment = cause
+
+    return style
+
+
+def _lines(cell: Any, width: float) -> int:
+    """The lines a wrapped cell's text takes in a column ``width`` characters wide (as writing.fit_row_heights
+    counts them)."""
+    if cell is None or cell.value is None:
+        return 1
+    return -(-len(str(cell.value)) // max(int(width * 1.1), 1))
