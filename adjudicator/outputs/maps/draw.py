@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,23 +51,46 @@ def title_of(view: MapView, lang: str) -> str:
 
 def render(view: MapView, lang: str, dpi: int = 100) -> Picture:
     """The map as PNG and SVG bytes."""
+    return render_many([(view, lang)], dpi)[0]
+
+
+def render_many(maps: Sequence[tuple[MapView, str]], dpi: int = 100) -> list[Picture]:
+    """Every map of ``maps`` (a view and the language it is drawn in), as :func:`render` draws each alone.
+    Large grids of the same squares share one figure (see :class:`SharedGrid`): what is the same for every
+    reader (the figure, its axes, the grid's lines and its picture's array) is made once, and each reader's
+    map draws only what it shows (its squares' colours, units, moves, battles, legend)."""
     import matplotlib
 
+    pictures = []
     with matplotlib.rc_context(RC):
-        figure = _figure(view, lang)
-        png, svg = io.BytesIO(), io.BytesIO()
-        figure.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
-        figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": "adjudicator"})
+        for view, lang in maps:
+            shared = SharedGrid.of(view)
+            if shared is None:
+                pictures.append(_save(_figure(view, lang), dpi))
+            else:
+                pictures.append(shared.picture(view, lang, dpi))
+    return pictures
+
+
+def _save(figure: Any, dpi: int) -> Picture:
+    png, svg = io.BytesIO(), io.BytesIO()
+    figure.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
+    figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": "adjudicator"})
     return Picture(png.getvalue(), svg.getvalue())
 
 
 def _figure(view: MapView, lang: str) -> Any:
+    figure, ax, where, scale = _frame(view)
+    _contents(figure, ax, view, lang, where, scale)
+    return figure
+
+
+def _frame(view: MapView) -> tuple[Any, Any, dict[str, tuple[float, float]], float]:
+    """The figure and its axes, sized to the places of ``view`` (the same for every reader of one map)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.collections import PolyCollection
     from matplotlib.figure import Figure
 
     where = positions(view)
-    palette = colours(view)
     xs = [x for x, _ in where.values()] or [0.0]
     ys = [y for _, y in where.values()] or [0.0]
     width, height = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2
@@ -78,6 +102,16 @@ def _figure(view: MapView, lang: str) -> Any:
     ax.set_aspect("equal")
     ax.set_xlim(min(xs) - 1, max(xs) + 1)
     ax.set_ylim(min(ys) - 1, max(ys) + 1)
+    return figure, ax, where, scale
+
+
+def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, tuple[float, float]], scale: float,
+              grid: SharedGrid | None = None) -> None:
+    """Everything of one reader's map on its frame; with ``grid``, the shared grid's picture and lines stand
+    for the squares."""
+    from matplotlib.collections import PolyCollection
+
+    palette = colours(view)
     figure.suptitle(title_of(view, lang), fontsize=11, x=0.02, ha="left")
     font = max(4.0, min(8.0, 60.0 * scale / 6))
 
@@ -93,6 +127,9 @@ def _figure(view: MapView, lang: str) -> Any:
         ax.scatter([where[p.id][0] for p in places], [where[p.id][1] for p in places], s=380, c=fills,
                    edgecolors=["#000000" if p.disputed else "#666666" for p in places],
                    linewidths=[2.0 if p.disputed else 0.8 for p in places], zorder=2)
+    elif grid is not None:
+        grid.paint(places, fills)
+        _disputed(ax, places, where)
     elif view.layout is Layout.GRID and len(places) > LABELLED_PLACES:
         _grid_image(ax, places, where, fills)
     else:
@@ -242,6 +279,94 @@ def _grid_image(ax: Any, places: list[Any], where: dict[str, tuple[float, float]
     if disputed:
         ax.add_collection(PolyCollection([outline_of(where[p.id]) for p in disputed], facecolors="none",
                                          edgecolors="#000000", hatch="///", linewidths=1.0, zorder=3))
+
+
+def _disputed(ax: Any, places: list[Any], where: dict[str, tuple[float, float]]) -> None:
+    from matplotlib.collections import PolyCollection
+
+    disputed = [p for p in places if p.disputed]
+    if disputed:
+        ax.add_collection(PolyCollection([outline_of(where[p.id]) for p in disputed], facecolors="none",
+                                         edgecolors="#000000", hatch="///", linewidths=1.0, zorder=3))
+
+
+def _blended(fill: str) -> tuple[float, float, float, float]:
+    """A square's colour as the grid's picture shows it: its fill over white, at 55 %."""
+    from matplotlib.colors import to_rgba
+
+    r, g, b, _ = to_rgba(fill)
+    return (1 - 0.55 * (1 - r), 1 - 0.55 * (1 - g), 1 - 0.55 * (1 - b), 1.0)
+
+
+class SharedGrid:
+    """One figure for every reader of a large grid (the same squares at the same places): its frame, axes,
+    grid lines and the picture of its squares are made once; each reader's map sets the colours of the
+    squares it knows the holder of (every other square is drawn as the base has it, "holder unknown"),
+    adds its own units, moves, battles, title and legend, is saved, and has them taken away again.
+    The pictures are the same, byte for byte, as a figure drawn afresh for each reader
+    (``tests/core/test_maps_shared.py``)."""
+
+    _last: SharedGrid | None = None  # the grid of the last map drawn (a turn draws one grid for every reader)
+
+    def __init__(self, view: MapView, key: tuple[Any, ...]) -> None:
+        import numpy as np
+
+        self.key = key
+        self.figure, self.ax, self.where, self.scale = _frame(view)
+        places = sorted(view.places, key=lambda p: p.id)
+        xs = sorted({int(self.where[p.id][0]) for p in places})
+        ys = sorted({int(self.where[p.id][1]) for p in places})
+        x0, y1 = xs[0], ys[-1]
+        self.cell = {p.id: (y1 - int(self.where[p.id][1]), int(self.where[p.id][0]) - x0) for p in places}
+        self.base = np.ones((ys[-1] - ys[0] + 1, xs[-1] - x0 + 1, 4))
+        unknown = _blended(UNKNOWN)
+        for row, col in self.cell.values():
+            self.base[row, col] = unknown
+        self.colours: dict[str, tuple[float, float, float, float]] = {UNKNOWN: unknown}
+        self.image = self.ax.imshow(self.base.copy(), extent=(x0 - 0.5, xs[-1] + 0.5, ys[0] - 0.5, y1 + 0.5),
+                                    interpolation="nearest", zorder=2, aspect="equal")
+        self.ax.vlines([x - 0.5 for x in range(x0, xs[-1] + 2)], ys[0] - 0.5, y1 + 0.5, colors="#999999",
+                       linewidths=0.5, zorder=2)
+        self.ax.hlines([y - 0.5 for y in range(ys[0], y1 + 2)], x0 - 0.5, xs[-1] + 0.5, colors="#999999",
+                       linewidths=0.5, zorder=2)
+        self.kept = len(self.ax._children)  # noqa: SLF001 - the shared artists, first among the axes' children
+
+    @classmethod
+    def of(cls, view: MapView) -> SharedGrid | None:
+        """The shared figure of ``view``'s grid, when it is a large grid without links (else None)."""
+        if view.layout is not Layout.GRID or len(view.places) <= LABELLED_PLACES or view.links:
+            return None
+        key = tuple(sorted((p.id, p.x, p.y) for p in view.places))
+        if cls._last is None or cls._last.key != key:
+            cls._last = cls(view, key)
+        return cls._last
+
+    def paint(self, places: list[Any], fills: list[str]) -> None:
+        """The squares' colours for this reader: the base, with the squares whose fill is not the base's."""
+        grid = self.base.copy()
+        for place, fill in zip(places, fills, strict=True):
+            if fill != UNKNOWN:
+                colour = self.colours.get(fill)
+                if colour is None:
+                    colour = self.colours[fill] = _blended(fill)
+                grid[self.cell[place.id]] = colour
+        self.image.set_data(grid)
+
+    def picture(self, view: MapView, lang: str, dpi: int) -> Picture:
+        try:
+            _contents(self.figure, self.ax, view, lang, self.where, self.scale, self)
+            return _save(self.figure, dpi)
+        finally:
+            self._clear()
+
+    def _clear(self) -> None:
+        """Take away everything of the last reader: what it added to the axes, its legend."""
+        for artist in self.ax._children[self.kept:]:  # noqa: SLF001
+            artist.remove()
+        title = self.figure._suptitle  # noqa: SLF001 - kept, its words set again by the next reader
+        for text in [t for t in self.figure.texts if t is not title]:
+            text.remove()
+        del self.figure.patches[:]
 
 
 def outline_of(centre: tuple[float, float]) -> list[tuple[float, float]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.i18n import msg
-from adjudicator.outputs.maps.draw import Picture, render
+from adjudicator.outputs.maps.draw import Picture, SharedGrid, render_many
 from adjudicator.outputs.maps.view import GM, PUBLIC, MapView
 
 
@@ -20,17 +20,26 @@ class DrawnMap:
 
 
 def turn_maps(ruleset: Any, campaign: Any, result: Any) -> dict[str, DrawnMap]:
-    """Every reader's map of the turn (faction IDs, GM, PUBLIC); empty when the ruleset draws none."""
+    """Every reader's map of the turn (faction IDs, GM, PUBLIC); empty when the ruleset draws none. The
+    views are built here; the pictures are drawn on both cores where that pays (see
+    :func:`~adjudicator.outputs.parallel.in_parallel`: the same bytes as in one process), each worker drawing
+    on the figure its readers share (:class:`~adjudicator.outputs.maps.draw.SharedGrid`)."""
+    from adjudicator.outputs.parallel import in_parallel
+
     readers = {f: campaign.factions[f].language for f in sorted(campaign.factions)}
     readers[GM] = campaign.language
     readers[PUBLIC] = campaign.language
-    drawn: dict[str, DrawnMap] = {}
+    views: dict[str, tuple[MapView, str]] = {}
     for reader, lang in readers.items():
         view = ruleset.map_view(campaign, result, reader)
         if view is None:
             return {}
-        drawn[reader] = DrawnMap(view, render(view, lang))
-    return drawn
+        views[reader] = (view, lang)
+    if views:
+        SharedGrid.of(next(iter(views.values()))[0])  # made before the workers start: they inherit it
+    pictures = in_parallel([lambda v=view, lang=lang: render_many([(v, lang)])[0] for view, lang in views.values()])
+    return {reader: DrawnMap(view, picture) for (reader, (view, _)), picture in zip(views.items(), pictures,
+                                                                                     strict=True)}
 
 
 def file_stem(reader: str) -> str:

@@ -27,6 +27,9 @@ class TurnPictures:
         self.campaign = campaign
         self.ruleset = ruleset
         self.ledger = ledger
+        self.lines: dict[str, list[Any]] = {}  # each faction's ledger lines, in order: one pass for every reader
+        for line in ledger.lines:
+            self.lines.setdefault(line.faction, []).append(line)
         self.tables: Tables | None = None  # the state tables split by faction, when the first results need them
         self.maps: dict[str, DrawnMap] = turn_maps(ruleset, campaign, result)
         results = staging / "results"
@@ -54,7 +57,7 @@ class TurnPictures:
                 outcome_tabs[key] = _find(wb, f"{msg('Outcome').render(lang)} {sheet.sheet + ' ' if several else ''}"
                                               f"{label}")
         causes = Causes(orders, outcome_tabs, result.faction_reports.get(faction, []), report, lang)
-        lines = self.ledger.for_faction(faction)
+        lines = self.lines.get(faction, [])
         accounts = {line.account for line in lines}
         if self.tables is None:
             self.tables = Tables((*self.ruleset.state_schemas, _factions(self.ruleset)), self.campaign.tables,
