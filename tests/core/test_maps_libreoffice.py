@@ -24,6 +24,12 @@ def turn_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return outcome.turn_dir
 
 
+@pytest.fixture(scope="module")
+def beta_pdf(turn_dir: Path, soffice: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """BETA's result workbook as LibreOffice prints it (converted once for the module's tests)."""
+    return convert(soffice, turn_dir / "results" / "BETA.xlsx", "pdf", tmp_path_factory.mktemp("beta-pdf"))
+
+
 def image_pages(pdf: Path) -> dict[int, tuple[int, int]]:
     """Page number → (width, height) of the images on it, from ``pdfimages -list``."""
     out = subprocess.run(["pdfimages", "-list", str(pdf)], check=True, capture_output=True, text=True).stdout
@@ -50,9 +56,9 @@ def coloured_share(png: Path) -> float:
 
 
 @pytest.mark.libreoffice
-def test_the_map_is_on_its_page_of_the_result_workbook_and_the_chart_is_drawn(turn_dir: Path, soffice: str,
+def test_the_map_is_on_its_page_of_the_result_workbook_and_the_chart_is_drawn(turn_dir: Path, beta_pdf: Path,
                                                                                tmp_path: Path) -> None:
-    pdf = convert(soffice, turn_dir / "results" / "BETA.xlsx", "pdf", tmp_path)
+    pdf = beta_pdf
     texts = page_texts(pdf)
     # The Map tab's page, found by its title ("Карта хода 3 (BETA)"); the picture whole on it.
     title = re.compile(r"^\s*Карта хода \d+ \(BETA\)")
@@ -83,3 +89,42 @@ def test_the_gm_map_is_in_campaign_xlsx(turn_dir: Path, soffice: str, tmp_path: 
     # a page of its own: the picture under its title ("Map of turn 3 (GM)" in the GM's words)
     assert page > 1 and re.match(r"\s*\S+.*\(\S+\)\s*$", texts[page - 1].strip().splitlines()[0])
     assert "gm.map.svg" in texts[page - 1]
+
+
+NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+@pytest.mark.libreoffice
+def test_each_number_of_the_history_tables_is_in_its_cell_under_its_header(turn_dir: Path, beta_pdf: Path) -> None:
+    """The History tab's points table and its chart's table, as printed: every number right-aligned under its
+    own header (its right edge at the header's), and a gap before the next column's word, never touching it."""
+    import openpyxl
+
+    from tests.pdf_layout import pages
+
+    page = next(p for p in pages(beta_pdf) if any(w.text == "История" for w in p.words))
+    faction = next(w for w in page.words if w.text == "Фракция")  # the points table's header row
+    headers = [w for w in page.words if abs(w.y0 - faction.y0) < 1]
+    rows: dict[int, list] = {}
+    for word in page.words:
+        if word.y0 > faction.y1 - 1:
+            rows.setdefault(round(word.y0), []).append(word)
+    printed = []
+    for row in rows.values():
+        row.sort(key=lambda w: w.x0)
+        for i, word in enumerate(row):
+            if not NUMBER.fullmatch(word.text):
+                continue
+            printed.append(word.text)
+            header = min(headers, key=lambda h: abs(h.x1 - word.x1))
+            assert abs(header.x1 - word.x1) <= 1.5, f"{word.text} is not under a header: {header.text}"
+            following = row[i + 1:]
+            if following:
+                assert following[0].x0 - word.x1 >= 4, f"{word.text} touches {following[0].text}"
+    # every number the tables hold was found and checked (turns, values, the chart table's figures)
+    book = openpyxl.load_workbook(turn_dir / "results" / "BETA.xlsx", read_only=True)
+    sheet = next(ws for ws in book.worksheets if ws.title.startswith("История"))
+    held = [str(v) for row in sheet.iter_rows(min_row=3, values_only=True) for v in row
+            if isinstance(v, int | float) and not isinstance(v, bool)]
+    book.close()
+    assert held and sorted(printed) == sorted(held)

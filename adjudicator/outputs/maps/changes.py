@@ -278,7 +278,7 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 2))
     widths = [12, 16, 30, 22, 22, cause_width]
     header_row(ws, 1, list(HEADERS), lang, widths)
-    styles = _CellStyles()
+    styles = CellStyles()
     cells = ws._cells  # noqa: SLF001 - the written cells, read back for their heights
     for r, change in enumerate(changes, start=2):
         table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
@@ -304,7 +304,7 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     return ws
 
 
-class _CellStyles:
+class CellStyles:
     """Each kind of cell of the sheet styled through openpyxl once (which registers its font, alignment and
     named style in the workbook, in the order a cell-by-cell styling would), then given the same style
     indexes: assigning a style through openpyxl hashes it and searches the workbook's list at every cell."""

@@ -7,6 +7,7 @@ gets its own lines only."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 from adjudicator.engine.ledger import account_label
 from adjudicator.i18n import LANGUAGES, N_, all_spellings, fold, msg
+from adjudicator.outputs.maps.changes import CellStyles
 
 HISTORY_TITLE = N_("History")
 
@@ -115,6 +117,14 @@ def _grid(points: list[Point], rows_of: str, cols_of: str) -> tuple[list[int], l
 CHART_ROWS = 18  # the rows each chart is given (7.5 cm tall, a row is 0.45 to 0.53 cm)
 
 
+def _alignments() -> tuple[Any, Any, Any]:
+    """The points table's alignments: a number (and its header) at the right of its cell; the text after a
+    number indented, so that the number never touches it; other text at the left."""
+    from openpyxl.styles import Alignment
+
+    return Alignment(horizontal="right"), Alignment(horizontal="left", indent=1), Alignment(horizontal="left")
+
+
 def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
     """A History sheet: a title row, then each chart under its own caption (a line chart per measure, one
     line per faction, for the GM; one chart of all the faction's measures for a faction), then the points
@@ -125,6 +135,7 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
 
     from adjudicator.outputs.writing import TITLE_FONT, sheet_title
 
+    NUMBER, AFTER_NUMBER, TEXT = _alignments()  # noqa: N806 - constants of this sheet
     title = msg(HISTORY_TITLE).render(lang)
     old = _sheet(wb, title, HISTORY_TITLE)
     if old is not None:
@@ -145,11 +156,13 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
         groups = [(faction, shown, "measure")] if shown else []
     table_row = 3 + CHART_ROWS * len(groups)  # the points table, below the charts
     headers = [msg("Turn"), msg("Faction"), msg("Measure"), msg("Value")]
+    styles = CellStyles()
+    aligned = {1: NUMBER, 2: AFTER_NUMBER, 3: TEXT, 4: NUMBER}
     for c, h in enumerate(headers, start=1):
-        ws.cell(table_row, c, h.render(lang))
+        ws.cell(table_row, c, h.render(lang)).alignment = aligned[c]
     for r, p in enumerate(shown, start=table_row + 1):
         for c, value in enumerate((p.turn, p.faction, p.measure, _number(p.value)), start=1):
-            ws.cell(r, c, value)
+            styles.give(ws.cell(r, c, value), str(c), lambda cell, a=aligned[c]: setattr(cell, "alignment", a))
     for letter, width in zip("ABCD", (8, 12, 22, 12), strict=True):
         ws.column_dimensions[letter].width = width
     column = 6
@@ -157,11 +170,16 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     caption_row = 3
     for name, group, series_of in groups:
         turns, series, cells = _grid(group, "turn", series_of)
-        ws.cell(top, column, msg("Turn").render(lang))
+        # every column of a chart's table holds numbers: each header right-aligned over its numbers
+        ws.cell(top, column, msg("Turn").render(lang)).alignment = NUMBER
         for j, s in enumerate(series, start=1):
-            ws.cell(top, column + j, s)
+            ws.cell(top, column + j, s).alignment = NUMBER
+            letter = _letter(column + j)  # room for the longest header or number, and a gap before the next
+            widest = max([len(str(s)), *(len(str(_number(v))) for (_, k), v in cells.items() if k == s)])
+            ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0,
+                                                     math.ceil(widest * 1.25) + 3)
         for i, turn in enumerate(turns, start=1):
-            ws.cell(top + i, column, turn)
+            ws.cell(top + i, column, turn).alignment = NUMBER
             for j, s in enumerate(series, start=1):
                 value = cells.get((turn, s))
                 ws.cell(top + i, column + j, _number(value) if value is not None else None)
