@@ -199,14 +199,13 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     ws = wb.create_sheet(gettext_in(lang, INSTRUCTIONS))
     shown = [[c for c in schema.columns if not c.computed] for schema in ruleset.order_schemas]
     span = max([2, *(len(columns) for columns in shown)])
-    widths = [0.0] * span
-    for columns in shown:
-        for i, column in enumerate(columns):
-            widths[i] = max(widths[i], float(column.width))
-    widths[0] = max(widths[0], 24.0)
-    widths = [w or 10.0 for w in widths]
-    if sum(widths[1:]) < 80:
-        widths[-1] += 80 - sum(widths[1:])
+    examples = ruleset.presentation().example_rows(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction)
+    tables = {schema.key: [_example_values(_for_this_faction(values, columns, offered), columns, lang)
+                           for values in examples.get(schema.key) or []]
+              for schema, columns in zip(ruleset.order_schemas, shown, strict=True)}
+    widths = example_widths([[column.header_in(lang) for column in columns] for columns in shown],
+                            [tables[schema.key] for schema in ruleset.order_schemas], span, lang)
     for i, width in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(i)].width = width
     fit_to_page_width(ws)
@@ -235,13 +234,10 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
             mark_final_cell(ws, row, lang)
         row += 1
     row += 1
-    examples = ruleset.presentation().example_rows(campaign, faction)
-    offered = ruleset.presentation().choice_lists(campaign, faction)
     for schema, columns in zip(ruleset.order_schemas, shown, strict=True):
         row = _describe_sheet(ws, row, schema, span, lang)
-        if examples.get(schema.key):
-            rows = [_for_this_faction(values, columns, offered) for values in examples[schema.key]]
-            row = _example_table(ws, row, columns, rows, lang)
+        if tables[schema.key]:
+            row = _example_table(ws, row, columns, tables[schema.key], lang)
     ws.protection.sheet = True
 
 
@@ -271,20 +267,73 @@ def _for_this_faction(values: Mapping[str, Any], columns: Sequence[Any], offered
     return row
 
 
-def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Mapping[str, Any]], lang: str) -> int:
-    """Filled example rows under a sheet's description, in the sheet's own columns and headers."""
+def _example_values(values: Mapping[str, Any], columns: Sequence[Any], lang: str) -> list[Any]:
+    """An example row as its cells show it, in the sheet's column order (a choice by its label)."""
+    shown = []
+    for column in columns:
+        value = values.get(column.key)
+        if column.kind is Kind.CHOICE and value is not None:
+            value = column.choice_label(str(value), lang)
+        shown.append(render(value, lang))
+    return shown
+
+
+#: The widest an example's column grows for its values (a longer text wraps inside it), in "0" widths.
+EXAMPLE_COLUMN = 32.0
+#: The first column also holds the labels of the sheet's lines (wrapped when longer).
+LABEL_COLUMN = 24.0
+#: What the texts of the Instructions sheet (merged from the second column to the last) span at least.
+TEXT_SPAN = 80.0
+#: Room in a cell beside its text, in "0" widths: a number or word never touches the next column's.
+ROOM = 2.0
+
+
+def example_widths(headers: Sequence[Sequence[Any]], tables: Sequence[Sequence[Sequence[Any]]], span: int,
+                   lang: str) -> list[float]:
+    """Column widths of the Instructions sheet chosen for its example tables: each column as wide as the
+    widest header (bold) or value that any table shows in it, plus room, so that every number stays inside
+    its own cell and apart from its neighbour's text; a long text wraps at EXAMPLE_COLUMN."""
+    from adjudicator.outputs.layout import text_width
+
+    widths = [0.0] * span
+    for names, rows in zip(headers, tables, strict=True):
+        for i, name in enumerate(names):
+            header = str(render(name, lang))
+            widest = max([text_width(word, bold=True) for word in header.split()] or [0.0])
+            widths[i] = max(widths[i], min(text_width(header, bold=True), max(EXAMPLE_COLUMN, widest)) + ROOM)
+        for values in rows:
+            for i, value in enumerate(values):
+                if value is not None and str(value) != "":
+                    text = _as_shown(value)
+                    widest = max([text_width(word) for word in text.split()] or [0.0])
+                    widths[i] = max(widths[i], min(text_width(text), max(EXAMPLE_COLUMN, widest)) + ROOM)
+    widths = [round(max(w, 6.0), 1) for w in widths]
+    widths[0] = max(widths[0], LABEL_COLUMN)
+    if sum(widths[1:]) < TEXT_SPAN:
+        widths[-1] = round(widths[-1] + TEXT_SPAN - sum(widths[1:]), 1)
+    return widths
+
+
+def _as_shown(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Sequence[Any]], lang: str) -> int:
+    """Filled example rows under a sheet's description, in the sheet's own columns and headers. Every cell,
+    numbers too, is aligned left under its header: a number aligned right would touch the text of the
+    next column and read as part of it."""
     put(ws, row, 1, msg("Examples"), lang)
     ws.cell(row=row, column=1).font = Font(bold=True, italic=True)
     row += 1
     header_row(ws, row, [column.header_in(lang) for column in columns], lang, [0] * len(columns))
     for values in rows:
         row += 1
-        for offset, column in enumerate(columns, start=1):
-            value = values.get(column.key)
-            if column.kind is Kind.CHOICE and value is not None:
-                value = column.choice_label(str(value), lang)
+        for offset, value in enumerate(values, start=1):
             put(ws, row, offset, value, lang)
-            ws.cell(row=row, column=offset).alignment = Alignment(wrap_text=True, vertical="top")
+            ws.cell(row=row, column=offset).alignment = Alignment(horizontal="left", wrap_text=True,
+                                                                  vertical="top")
     return row + 2
 
 
