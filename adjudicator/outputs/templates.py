@@ -64,6 +64,7 @@ def build_order_workbook(
     for schema in ruleset.order_schemas:
         ws = wb.create_sheet(schema.title_in(lang))
         header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+        _numbers_right(ws, schema)
         ws.freeze_panes = "A2"
         fit_to_page_width(ws)
         letters = {c.key: get_column_letter(i) for i, c in enumerate(schema.columns, start=1)}
@@ -141,6 +142,34 @@ def build_order_workbook(
     )
     wb.active = 1
     return wb
+
+
+#: A number a player types: aligned right as spreadsheets align numbers, one indent in from the cell's edge so
+#: that it never touches the text of the next column; its header above it the same way. A computed column (a
+#: formula's number, beside other computed ones or last) is aligned right without the indent.
+NUMBER_CELL = Alignment(horizontal="right", indent=1)
+NUMBER_HEADER = Alignment(horizontal="right", indent=1, wrap_text=True, vertical="top")
+COMPUTED_CELL = Alignment(horizontal="right")
+COMPUTED_HEADER = Alignment(horizontal="right", wrap_text=True, vertical="top")
+NUMBER_KINDS = (Kind.INT, Kind.NUMBER, Kind.INT_OR_ALL)
+#: The room an indent takes, in widths of a "0", added to the column's width.
+INDENT_WIDTH = 2.0
+
+
+def _numbers_right(ws: Any, schema: TableSchema) -> None:
+    """Number columns (the ones players type numbers in, and the computed costs) right-aligned, header too."""
+    for index, column in enumerate(schema.columns, start=1):
+        if column.computed:
+            header, cell = COMPUTED_HEADER, COMPUTED_CELL
+        elif column.kind in NUMBER_KINDS:
+            header, cell = NUMBER_HEADER, NUMBER_CELL
+            dimension = ws.column_dimensions[get_column_letter(index)]
+            dimension.width = (dimension.width or 8.43) + INDENT_WIDTH
+        else:
+            continue
+        ws.cell(row=1, column=index).alignment = header
+        for r in range(2, INPUT_ROWS + 2):
+            ws.cell(row=r, column=index).alignment = cell
 
 
 def expand_formula(template: str, row: int, letters: Mapping[str, str], schema: TableSchema, lang: str,
