@@ -139,13 +139,19 @@ def _console_sheet(book: Any, tr: Any, folder: str) -> None:
     sheet.set_vba_name("Sheet1")
     title = book.add_format({"bold": True, "font_size": 14})
     label = book.add_format({"bold": True, "text_wrap": True, "valign": "vcenter"})
-    entry = book.add_format({"bg_color": "#FFF2CC", "border": 1, "valign": "vcenter"})
-    for column, width in zip("ABCDEF", (46, 50, 16, 10, 60, 60), strict=True):
-        sheet.set_column(f"{column}:{column}", width)
+    entry = book.add_format({"bg_color": "#FFF2CC", "border": 1, "valign": "vcenter", "indent": 1})
+    wrapped = book.add_format({"text_wrap": True, "valign": "top"})  # the report's messages and hints
+    for column, width in zip("ABCDEF", (54, 50, 16, 16, 60, 60), strict=True):  # A: a label in two lines
+        sheet.set_column(f"{column}:{column}", width, wrapped if column in "EF" else None)
+    # Printed (or saved as PDF) as it is seen: landscape, its columns one page wide, the title rows on each page.
+    sheet.set_landscape()
+    sheet.set_paper(9)  # A4
+    sheet.fit_to_pages(1, 0)
+    sheet.repeat_rows(0, 1)
     sheet.write("A1", tr(xl.TITLE), title)
     sheet.write("A2", tr(xl.INTRO))
     for row, text in xl.SETTINGS:
-        sheet.set_row(row - 1, 30)
+        sheet.set_row(row - 1, 33)
         sheet.write(f"A{row}", tr(text), label)
         sheet.write_blank(f"B{row}", None, entry)
     if folder:
@@ -171,6 +177,9 @@ def _conf_sheet(book: Any, tr: Any, interpreter: dict[str, str]) -> None:
     sheet.set_vba_name("Sheet2")
     sheet.set_column("A:A", 18)
     sheet.set_column("B:B", 60)
+    sheet.set_landscape()
+    sheet.set_paper(9)  # A4
+    sheet.fit_to_pages(1, 0)  # the notes below the keys run past column B: all on one page width
     for row, key in enumerate(CONF_KEYS):
         sheet.write_string(row, 0, key)
         if key in ("Show Console", "Use UDF Server"):

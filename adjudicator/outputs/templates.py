@@ -64,6 +64,7 @@ def build_order_workbook(
     for schema in ruleset.order_schemas:
         ws = wb.create_sheet(schema.title_in(lang))
         header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
+        _numbers_right(ws, schema)
         ws.freeze_panes = "A2"
         fit_to_page_width(ws)
         letters = {c.key: get_column_letter(i) for i, c in enumerate(schema.columns, start=1)}
@@ -143,6 +144,34 @@ def build_order_workbook(
     return wb
 
 
+#: A number a player types: aligned right as spreadsheets align numbers, one indent in from the cell's edge so
+#: that it never touches the text of the next column; its header above it the same way. A computed column (a
+#: formula's number, beside other computed ones or last) is aligned right without the indent.
+NUMBER_CELL = Alignment(horizontal="right", indent=1)
+NUMBER_HEADER = Alignment(horizontal="right", indent=1, wrap_text=True, vertical="top")
+COMPUTED_CELL = Alignment(horizontal="right")
+COMPUTED_HEADER = Alignment(horizontal="right", wrap_text=True, vertical="top")
+NUMBER_KINDS = (Kind.INT, Kind.NUMBER, Kind.INT_OR_ALL)
+#: The room an indent takes, in widths of a "0", added to the column's width.
+INDENT_WIDTH = 2.0
+
+
+def _numbers_right(ws: Any, schema: TableSchema) -> None:
+    """Number columns (the ones players type numbers in, and the computed costs) right-aligned, header too."""
+    for index, column in enumerate(schema.columns, start=1):
+        if column.computed:
+            header, cell = COMPUTED_HEADER, COMPUTED_CELL
+        elif column.kind in NUMBER_KINDS:
+            header, cell = NUMBER_HEADER, NUMBER_CELL
+            dimension = ws.column_dimensions[get_column_letter(index)]
+            dimension.width = (dimension.width or 8.43) + INDENT_WIDTH
+        else:
+            continue
+        ws.cell(row=1, column=index).alignment = header
+        for r in range(2, INPUT_ROWS + 2):
+            ws.cell(row=r, column=index).alignment = cell
+
+
 def expand_formula(template: str, row: int, letters: Mapping[str, str], schema: TableSchema, lang: str,
                    parameters: Mapping[str, Any], lookups: Mapping[str, str]) -> str:
     """A computed column's formula for one row. Placeholders:
@@ -199,14 +228,13 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     ws = wb.create_sheet(gettext_in(lang, INSTRUCTIONS))
     shown = [[c for c in schema.columns if not c.computed] for schema in ruleset.order_schemas]
     span = max([2, *(len(columns) for columns in shown)])
-    widths = [0.0] * span
-    for columns in shown:
-        for i, column in enumerate(columns):
-            widths[i] = max(widths[i], float(column.width))
-    widths[0] = max(widths[0], 24.0)
-    widths = [w or 10.0 for w in widths]
-    if sum(widths[1:]) < 80:
-        widths[-1] += 80 - sum(widths[1:])
+    examples = ruleset.presentation().example_rows(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction)
+    tables = {schema.key: [_example_values(_for_this_faction(values, columns, offered), columns, lang)
+                           for values in examples.get(schema.key) or []]
+              for schema, columns in zip(ruleset.order_schemas, shown, strict=True)}
+    widths = example_widths([[column.header_in(lang) for column in columns] for columns in shown],
+                            [tables[schema.key] for schema in ruleset.order_schemas], span, lang)
     for i, width in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(i)].width = width
     fit_to_page_width(ws)
@@ -235,13 +263,10 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
             mark_final_cell(ws, row, lang)
         row += 1
     row += 1
-    examples = ruleset.presentation().example_rows(campaign, faction)
-    offered = ruleset.presentation().choice_lists(campaign, faction)
     for schema, columns in zip(ruleset.order_schemas, shown, strict=True):
         row = _describe_sheet(ws, row, schema, span, lang)
-        if examples.get(schema.key):
-            rows = [_for_this_faction(values, columns, offered) for values in examples[schema.key]]
-            row = _example_table(ws, row, columns, rows, lang)
+        if tables[schema.key]:
+            row = _example_table(ws, row, columns, tables[schema.key], lang)
     ws.protection.sheet = True
 
 
@@ -271,20 +296,73 @@ def _for_this_faction(values: Mapping[str, Any], columns: Sequence[Any], offered
     return row
 
 
-def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Mapping[str, Any]], lang: str) -> int:
-    """Filled example rows under a sheet's description, in the sheet's own columns and headers."""
+def _example_values(values: Mapping[str, Any], columns: Sequence[Any], lang: str) -> list[Any]:
+    """An example row as its cells show it, in the sheet's column order (a choice by its label)."""
+    shown = []
+    for column in columns:
+        value = values.get(column.key)
+        if column.kind is Kind.CHOICE and value is not None:
+            value = column.choice_label(str(value), lang)
+        shown.append(render(value, lang))
+    return shown
+
+
+#: The widest an example's column grows for its values (a longer text wraps inside it), in "0" widths.
+EXAMPLE_COLUMN = 32.0
+#: The first column also holds the labels of the sheet's lines (wrapped when longer).
+LABEL_COLUMN = 24.0
+#: What the texts of the Instructions sheet (merged from the second column to the last) span at least.
+TEXT_SPAN = 80.0
+#: Room in a cell beside its text, in "0" widths: a number or word never touches the next column's.
+ROOM = 2.0
+
+
+def example_widths(headers: Sequence[Sequence[Any]], tables: Sequence[Sequence[Sequence[Any]]], span: int,
+                   lang: str) -> list[float]:
+    """Column widths of the Instructions sheet chosen for its example tables: each column as wide as the
+    widest header (bold) or value that any table shows in it, plus room, so that every number stays inside
+    its own cell and apart from its neighbour's text; a long text wraps at EXAMPLE_COLUMN."""
+    from adjudicator.outputs.layout import text_width
+
+    widths = [0.0] * span
+    for names, rows in zip(headers, tables, strict=True):
+        for i, name in enumerate(names):
+            header = str(render(name, lang))
+            widest = max([text_width(word, bold=True) for word in header.split()] or [0.0])
+            widths[i] = max(widths[i], min(text_width(header, bold=True), max(EXAMPLE_COLUMN, widest)) + ROOM)
+        for values in rows:
+            for i, value in enumerate(values):
+                if value is not None and str(value) != "":
+                    text = _as_shown(value)
+                    widest = max([text_width(word) for word in text.split()] or [0.0])
+                    widths[i] = max(widths[i], min(text_width(text), max(EXAMPLE_COLUMN, widest)) + ROOM)
+    widths = [round(max(w, 6.0), 1) for w in widths]
+    widths[0] = max(widths[0], LABEL_COLUMN)
+    if sum(widths[1:]) < TEXT_SPAN:
+        widths[-1] = round(widths[-1] + TEXT_SPAN - sum(widths[1:]), 1)
+    return widths
+
+
+def _as_shown(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Sequence[Any]], lang: str) -> int:
+    """Filled example rows under a sheet's description, in the sheet's own columns and headers. Every cell,
+    numbers too, is aligned left under its header: a number aligned right would touch the text of the
+    next column and read as part of it."""
     put(ws, row, 1, msg("Examples"), lang)
     ws.cell(row=row, column=1).font = Font(bold=True, italic=True)
     row += 1
     header_row(ws, row, [column.header_in(lang) for column in columns], lang, [0] * len(columns))
     for values in rows:
         row += 1
-        for offset, column in enumerate(columns, start=1):
-            value = values.get(column.key)
-            if column.kind is Kind.CHOICE and value is not None:
-                value = column.choice_label(str(value), lang)
+        for offset, value in enumerate(values, start=1):
             put(ws, row, offset, value, lang)
-            ws.cell(row=row, column=offset).alignment = Alignment(wrap_text=True, vertical="top")
+            ws.cell(row=row, column=offset).alignment = Alignment(horizontal="left", wrap_text=True,
+                                                                  vertical="top")
     return row + 2
 
 

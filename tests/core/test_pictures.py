@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.outputs.pictures import KINDS, READABLE_PIXELS, first_page_content, pictures
+from adjudicator.outputs.pictures import (
+    KINDS,
+    READABLE_PIXELS,
+    WIDEST,
+    column_parts,
+    first_page_content,
+    pictures,
+    tables_fitting,
+)
 
 pytestmark = pytest.mark.libreoffice
 
@@ -32,6 +40,7 @@ def test_pictures_of_every_kind_of_workbook(soffice: str, tmp_path: Path) -> Non
     assert len({p.read_bytes() for p in made}) == len(made), "every picture shows another sheet"
     for name, (width, height) in sizes.items():
         assert width > 300 and height > 50, name
+        assert width <= WIDEST, name  # shown in the docs at its own size
     assert sizes["star_sectors-report.png"][1] > sizes["star_sectors-orders.png"][1]  # the report holds more
 
 
@@ -56,3 +65,44 @@ def test_a_picture_is_cropped_to_its_content_at_a_readable_scale(soffice: str, t
     assert abs(width - (content.x1 - content.x0 + 12) * dpi / 72) < 3
     assert abs(height - (content.y1 - content.y0 + 12) * dpi / 72) < 3
     assert width < 400 and height < 150  # not a whole page
+
+
+def _sheet(widths: list[float], rows: dict[int, int]) -> object:
+    """A sheet with columns of ``widths`` and, for each row, values in its first ``rows[row]`` columns."""
+    from openpyxl import Workbook
+    from openpyxl.utils import get_column_letter
+
+    ws = Workbook().active
+    for col, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(col)].width = width
+    for row, used in rows.items():
+        for col in range(1, used + 1):
+            ws.cell(row=row, column=col, value=f"r{row}c{col}")
+    return ws
+
+
+def test_a_wide_report_shows_its_first_tables_that_fit() -> None:
+    """Tables are runs of rows between empty ones: the first always; the next only while all fit."""
+    ws = _sheet([20] * 3 + [60] * 5, {1: 1, 2: 3, 3: 3, 5: 1, 6: 2, 7: 2, 9: 1, 10: 8})
+    assert tables_fitting(ws) == (7, 3)  # the third table is 320 wide
+    assert tables_fitting(ws, columns=1000) == (10, 8)
+    assert tables_fitting(ws, columns=10) == (3, 3)  # the first table even when it is wider
+    assert tables_fitting(ws, points=20) is None  # a first table taller than a picture: the sheet as printed
+
+
+def test_a_sheet_too_wide_for_one_picture_is_split_each_part_with_the_first_column(tmp_path: Path) -> None:
+    import openpyxl
+
+    ws = _sheet([40] * 10, {1: 10, 2: 10})
+    ws.print_area = "A1:J2"
+    ws.parent.save(tmp_path / "wide.xlsx")
+    parts = column_parts(tmp_path / "wide.xlsx")
+    shown = []
+    for part in parts:
+        sheet = openpyxl.load_workbook(part).active
+        shown.append([c for c in "ABCDEFGHIJ" if not sheet.column_dimensions[c].hidden])
+    assert shown == [list("ABCDE"), list("AFGHI"), list("AJ")]  # at most 215 wide each
+    narrow = _sheet([10] * 4, {1: 4})
+    narrow.print_area = "A1:D1"
+    narrow.parent.save(tmp_path / "narrow.xlsx")
+    assert column_parts(tmp_path / "narrow.xlsx") == [tmp_path / "narrow.xlsx"]

@@ -199,6 +199,97 @@ def clipped(printed: Counter[str], wanted: Counter[str]) -> list[str]:
                   if w not in wanted and w in by_start and re.search(r"[^\W\d]", w))
 
 
+NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?$")
+
+
+def example_tables(workbook: Path) -> list[tuple[list[str], list[list[str]]]]:
+    """(headers, rows of shown texts) of every example table of a template's Instructions sheet (its first
+    sheet): a row of header-filled cells and the rows under it, up to the first empty one."""
+    import openpyxl
+
+    from adjudicator.outputs.writing import HEADER_FILL
+
+    ws = openpyxl.load_workbook(workbook).worksheets[0]
+    tables: list[tuple[list[str], list[list[str]]]] = []
+    row = 1
+    while row <= ws.max_row:
+        cells = [c for c in ws[row] if c.value is not None]
+        if cells and all(c.fill.fgColor.rgb.endswith(HEADER_FILL.fgColor.rgb[-6:]) for c in cells):
+            headers = [str(c.value) for c in cells]
+            rows = []
+            while row + 1 <= ws.max_row and any(c.value is not None for c in ws[row + 1]):
+                row += 1
+                rows.append([_as_shown(ws.cell(row=row, column=i).value) for i in range(1, len(headers) + 1)])
+            tables.append((headers, rows))
+        row += 1
+    return tables
+
+
+def _as_shown(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return "" if value is None else str(value)
+
+
+def _lines(pdf_pages: list[Any]) -> list[list[Any]]:
+    """The words of every page by printed line (the same top, within a point), top to bottom, left to right."""
+    found = []
+    for page in pdf_pages:
+        lines: list[list[Any]] = []
+        for word in sorted(page.words, key=lambda w: (w.y0, w.x0)):
+            if lines and abs(lines[-1][0].y0 - word.y0) < 1.0:
+                lines[-1].append(word)
+            else:
+                lines.append([word])
+        found += [sorted(line, key=lambda w: w.x0) for line in lines]
+    return found
+
+
+def _header_edges(line: list[Any], headers: list[str]) -> list[float] | None:
+    """The left edge of each header's cell on ``line`` (its first word's left), or None when the line is not
+    that header row."""
+    edges, at = [], 0
+    for header in headers:
+        first = header.split()[0] if header.split() else ""
+        while at < len(line) and line[at].text != first:
+            at += 1
+        if at == len(line):
+            return None
+        edges.append(line[at].x0)
+        at += 1
+    return edges
+
+
+def numbers_out_of_their_cells(rendered: list[tuple[str, Path, Path]]) -> list[str]:
+    """The numbers of the Instructions sheet's example rows that are not printed inside their own cell, apart
+    from the next one: each must lie between its header's left edge and the next header's, at least a space
+    (a quarter of the text's height) before it. A number wider than its cell (printed ###), one pushed over
+    the next column, or one aligned right against the next cell's text fails."""
+    faults = []
+    for label, workbook, pdf in rendered:
+        if "-template-" not in label:
+            continue
+        lines = _lines(pages(pdf))
+        for headers, rows in example_tables(workbook):
+            at = next((i for i, line in enumerate(lines) if _header_edges(line, headers)), None)
+            if at is None:
+                faults.append(f"{label}: example table {headers} not printed")
+                continue
+            edges = _header_edges(lines[at], headers) or []
+            below = [w for line in lines[at + 1: at + 1 + 3 * len(rows)] for w in line]
+            for values in rows:
+                for i, value in enumerate(values):
+                    if not NUMBER.match(value):
+                        continue
+                    left, right = edges[i], edges[i + 1] if i + 1 < len(edges) else float("inf")
+                    printed = [w for w in below if w.text == value]
+                    if not any(w.x0 >= left - 0.5 and w.x1 <= right - 0.25 * (w.y1 - w.y0) for w in printed):
+                        where = ", ".join(f"{w.x0:.1f}-{w.x1:.1f}" for w in printed) or "nowhere"
+                        faults.append(f"{label}: {value!r} of {headers[i]!r} printed at {where}, its cell "
+                                      f"{left:.1f}-{right:.1f}")
+    return faults
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory, soffice: str) -> list[tuple[str, Path, Path]]:
     """Every workbook of every ruleset, converted by ONE LibreOffice run (slow: see tests/conftest.py)."""
@@ -231,4 +322,10 @@ def test_no_blank_page_no_overlap_nothing_past_the_page(rendered: list[tuple[str
 def test_every_word_of_the_printed_cells_is_printed_whole(rendered: list[tuple[str, Path, Path]]) -> None:
     """A word that a cell holds but the PDF lacks was cut at a cell's edge (or hidden by a short row)."""
     faults = cut_words(rendered)
+    assert not faults, "\n".join(faults)
+
+
+def test_the_instructions_examples_print_every_number_inside_its_own_cell(
+        rendered: list[tuple[str, Path, Path]]) -> None:
+    faults = numbers_out_of_their_cells(rendered)
     assert not faults, "\n".join(faults)
