@@ -36,7 +36,8 @@ NOT_SCANNED = {
     ("Parameters", "default"),
 }
 #: Rulesets whose rule tables' word values are still the codes the GM types (the scan still reads their tables',
-#: rows' and columns' words): Coordinated Orders' skills (form SHORT_MOVEMENT, attack BS, attribute PH).
+#: rows' and columns' words, their word values left blank): Coordinated Orders' skills (family MOVE, form
+#: SHORT_MOVEMENT, attack BS, attribute PH) have no ``rule_table_values`` yet.
 VALUES_WITHOUT_WORDS = {"coordinated_orders"}
 #: Codes a hint teaches the player to type, which the column reads ("GF x3, PDS" in galactic_war's landings).
 TYPED = {"GF", "PDS"}
@@ -105,6 +106,8 @@ def fill_rule_tables(name: str, master: Path) -> None:
     lang = str(next(row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row[0] == "language"))
     sheet = book[gettext_in(lang, RULE_TABLES.title)]
     for path, column, value in table_cells(default_tables(ruleset.data_package)):
+        if isinstance(value, str) and name in VALUES_WITHOUT_WORDS:
+            value = None  # a blank value keeps the default: only the keys are scanned
         sheet.append([path[0], ".".join(path[1:]), column, value])
     book.save(master)
 
