@@ -113,7 +113,7 @@ def table(package: str, key: str, changes: pd.DataFrame | None = None, name: str
 def _changes(frame: pd.DataFrame | None) -> Iterator[tuple[Any, dict[str, Any]]]:
     if frame is None or frame.empty:
         return
-    for number, record in frame.iterrows():
+    for number, record in zip(frame.index, frame.to_dict("records"), strict=True):  # (iterrows is slow)
         if "_invalid" in record and bool(record["_invalid"]):
             continue
         values = {k: (None if _blank(record.get(k)) else record.get(k)) for k in ("table", "row", "column", "value")}

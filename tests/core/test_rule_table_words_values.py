@@ -138,3 +138,26 @@ def test_a_value_the_column_does_not_take_is_m11_at_its_cell_with_the_closest_wo
     assert (problem.code, problem.cell) == ("M11", f"D{first}")
     assert row[-1] in problem.message.render(lang) and row[1] in problem.message.render(lang)
     assert near in problem.hint.render(lang)
+
+
+@pytest.mark.parametrize("name", ["galactic_war", "inner_sphere"])
+def test_the_rulesets_docs_list_every_word_of_its_rule_tables(name: str) -> None:
+    """Where the GM looks for them: each key and word value, with its words in the three languages."""
+    from adjudicator.engine.registry import installed
+    from adjudicator.i18n import ruleset_catalog
+
+    ruleset = installed()[name]
+    docs = Path(__file__).resolve().parents[2] / "docs" / "rulesets" / f"{name}.md"
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in docs.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+
+    def words(msgid: str) -> set[str]:
+        with ruleset_catalog(ruleset.locale()):
+            return {gettext_in(lang, msgid) for lang in ("en", "es", "ru")}
+
+    wanted = [((f"`{key}`",), msgid) for key, msgid in ruleset.rule_table_words.items()]
+    wanted += [((column, f"`{code}`"), msgid) for column, codes in ruleset.rule_table_values.items()
+               for code, msgid in codes.items()]
+    for marks, msgid in wanted:
+        found = [set(row[1:]) for row in rows if all(mark in row[0] for mark in marks)]
+        assert words(msgid) in found, (marks, words(msgid))
