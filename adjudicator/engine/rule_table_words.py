@@ -7,6 +7,10 @@ the code itself (see :mod:`adjudicator.intake.names`).
 A row's words are the labels of the ruleset's choices whose code is the row's key (the dropdowns of its order,
 GM input and state sheets); the tables' and columns' words are the ruleset's ``rule_table_words`` (msgids by
 key). A key with no words is shown as it is.
+
+A value is shown in the reader's words too: a switch as the catalog's YES or NO, and a column whose values are a
+few words (Galactic War's unit ``class``: ship, fighter...) as the ruleset's ``rule_table_values`` name them
+(``{column: {code: msgid}}``); such a column takes only those codes, typed in any of their spellings.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ class TableWords:
     labels: Mapping[str, str] = field(default_factory=dict)
     locale: Any = None  # the ruleset's locale folder (its own catalog first), or None
     synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # other words a dropdown accepts
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # a column's value codes → msgid
 
     def _scope(self) -> Any:
         return ruleset_catalog(self.locale) if self.locale is not None else nullcontext()
@@ -72,8 +77,70 @@ class TableWords:
         """Several keys as one text in the reader's words (the closest values of a "did you mean")."""
         return Joined(tuple(Msg(self.labels[c]) if c in self.labels else c for c in codes), ", ")
 
+    def within(self, table: str) -> TableWords:
+        """The words inside ``table``: a key of ``rule_table_words`` or ``rule_table_values`` written
+        ``table.key`` names that table's column ``key`` (a column whose key is also a table's, or that means
+        something else in another table: Inner Sphere's ``research.research``). The table's own name is the outer
+        words' (``self.shown(table)``)."""
+        return _within(self, table)
+
+    # ------------------------------------------------------------------ values
+    def value_codes(self, column: str) -> list[str]:
+        """The codes a column of few words takes (none: any value of the default's type)."""
+        return list(self.values.get(column, {}))
+
+    def _value_words(self, column: str) -> TableWords:
+        return _value_words(self, column)
+
+    def read_choice(self, column: str, typed: Any) -> str | None:
+        """The code of ``column`` that ``typed`` means, in any of its spellings, or None."""
+        return self._value_words(column).read(typed, self.value_codes(column))
+
+    def closest_choices(self, column: str, typed: Any) -> list[str]:
+        return self._value_words(column).closest(typed, self.value_codes(column))
+
+    def listed_choices(self, column: str, codes: Iterable[str]) -> Joined:
+        return self._value_words(column).listed(codes)
+
+    def shown_value(self, column: str, default: Any, value: Any, lang: str) -> Any:
+        """A value of ``column`` (whose default is ``default``) in the reader's words: a switch as YES or NO, a
+        number as a number, a code of a column of few words as its label; any other value, or one that does not
+        read, as it is."""
+        from adjudicator.engine.values import NO, YES, ValueTypeError, read_switch, read_value
+
+        if isinstance(default, bool):
+            try:
+                return gettext_in(lang, YES if read_switch(value) else NO)
+            except ValueTypeError:
+                return value
+        if isinstance(default, (int, float)):
+            try:
+                return read_value(default, value)
+            except ValueTypeError:
+                return value
+        if column in self.values and value is not None:
+            code = self.read_choice(column, value)
+            return self._value_words(column).shown(code, lang) if code is not None else value
+        return value
+
     def __hash__(self) -> int:
         return id(self)
+
+
+@cache
+def _within(words: TableWords, table: str) -> TableWords:
+    prefix = table + "."
+    if not any(k.startswith(prefix) for k in (*words.labels, *words.values)):
+        return words
+    labels = {**words.labels, **{k[len(prefix):]: v for k, v in words.labels.items() if k.startswith(prefix)}}
+    values = {**words.values, **{k[len(prefix):]: v for k, v in words.values.items() if k.startswith(prefix)}}
+    return TableWords(labels, words.locale, words.synonyms, values)
+
+
+@cache
+def _value_words(words: TableWords, column: str) -> TableWords:
+    codes = words.values.get(column, {})
+    return TableWords(codes, words.locale, {c: words.synonyms[c] for c in codes if c in words.synonyms})
 
 
 @cache
@@ -100,11 +167,12 @@ def ruleset_words(ruleset: Any) -> TableWords:
                 labels.setdefault(choice.code, choice.label)
                 synonyms[choice.code] = (*synonyms.get(choice.code, ()), *choice.synonyms)
     labels.update(getattr(ruleset, "rule_table_words", {}) or {})
+    values = {column: dict(codes) for column, codes in (getattr(ruleset, "rule_table_values", {}) or {}).items()}
     try:
         locale = ruleset.locale() if ruleset.data_package else None
     except (ModuleNotFoundError, TypeError):
         locale = None
-    return TableWords(labels, locale, synonyms)
+    return TableWords(labels, locale, synonyms, values)
 
 
 @cache

@@ -35,7 +35,7 @@ from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.rule_table_words import NO_WORDS, TableWords, package_words, ruleset_words
 from adjudicator.engine.sheets import Column, TableSchema
 from adjudicator.engine.values import ValueTypeError, read_value
-from adjudicator.i18n import N_, Msg, msg
+from adjudicator.i18n import N_, Joined, Msg, msg
 
 #: The file of a ruleset's data package that holds its tables.
 TABLES_FILE = "tables.toml"
@@ -113,7 +113,7 @@ def table(package: str, key: str, changes: pd.DataFrame | None = None, name: str
 def _changes(frame: pd.DataFrame | None) -> Iterator[tuple[Any, dict[str, Any]]]:
     if frame is None or frame.empty:
         return
-    for number, record in frame.iterrows():
+    for number, record in zip(frame.index, frame.to_dict("records"), strict=True):  # (iterrows is slow)
         if "_invalid" in record and bool(record["_invalid"]):
             continue
         values = {k: (None if _blank(record.get(k)) else record.get(k)) for k in ("table", "row", "column", "value")}
@@ -144,10 +144,24 @@ def apply_change(tables: dict[str, Any], change: Mapping[str, Any], number: Any 
     value = change.get("value")
     if _blank(value):
         return
+    table_name = (words or NO_WORDS).listed([place.table])
+    words = (words or NO_WORDS).within(place.table)
+    shown = Joined((table_name, Joined(tuple(words.listed([p]) for p in place.row), "."),
+                    words.listed([column])), " | ")
+    if words.value_codes(column):  # a column of few words: one of its codes, typed in any of its spellings
+        code = words.read_choice(column, value)
+        if code is None:
+            near = words.closest_choices(column, value)
+            reason = msg("expected one of {choices}, got {value}", value=_word(value),
+                         choices=words.listed_choices(column, words.value_codes(column)))
+            hint = msg("Did you mean {values}?", values=words.listed_choices(column, near)) if near else None
+            raise _numbered(RuleTableError(msg("{place}: {reason}", place=shown, reason=reason), "value", hint),
+                            number) from None
+        node[column] = code
+        return
     try:
         node[column] = read_value(node[column], value)
     except ValueTypeError as error:
-        shown = " | ".join((place.table, ".".join(place.row), column))
         raise _numbered(RuleTableError(msg("{place}: {reason}", place=shown, reason=error.reason), "value"),
                         number) from None
 
@@ -191,10 +205,12 @@ def find_place(tables: Mapping[str, Any], change: Mapping[str, Any], words: Tabl
         raise RuleTableError(msg("there is no table {name}", name=typed_table or "…"), "table",
                              _nearest(words, typed_table, names) or _all(words, N_("The tables are {values}."), names))
     node: Any = tables[name]
+    table_name = words.listed([name])
+    words = words.within(name)  # its columns' own words ("research.research")
     typed_row = _word(change.get("row"))
 
     def no_row(hint: Msg | None) -> RuleTableError:
-        return RuleTableError(msg("table {table} has no row {row}", table=words.listed([name]), row=typed_row or "…"),
+        return RuleTableError(msg("table {table} has no row {row}", table=table_name, row=typed_row or "…"),
                               "row", hint)
 
     parts = typed_row.split(".") if typed_row else []  # "AERO.1": an item of a row that holds a list
@@ -225,7 +241,7 @@ def find_place(tables: Mapping[str, Any], change: Mapping[str, Any], words: Tabl
     column = words.read(typed_column, columns)
     if column is None:
         raise RuleTableError(msg("row {row} of table {table} has no column {column}", row=typed_row or "…",
-                                 table=words.listed([name]), column=typed_column or "…"), "column",
+                                 table=table_name, column=typed_column or "…"), "column",
                              _nearest(words, typed_column, columns) or _all(words, N_("Its columns are {values}."),
                                                                             columns))
     return Place(name, path, column, node)
@@ -237,8 +253,11 @@ def shown_change(tables: Mapping[str, Any], change: Mapping[str, Any], words: Ta
         place = find_place(tables, change, words)
     except RuleTableError:
         return [change.get(k) for k in ("table", "row", "column", "value")]
-    return [words.shown(place.table, lang), ".".join(words.shown(p, lang) for p in place.row),
-            words.shown(place.column, lang), change.get("value")]
+    table_name = words.shown(place.table, lang)
+    words = words.within(place.table)
+    return [table_name, ".".join(words.shown(p, lang) for p in place.row),
+            words.shown(place.column, lang),
+            words.shown_value(place.column, place.node[place.column], change.get("value"), lang)]
 
 
 def shown_rows(ruleset: Any, frame: pd.DataFrame | None, lang: str) -> list[list[Any]]:
@@ -282,11 +301,14 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
                            file=file, sheet=sheet.sheet, cell=sheet.cell(int(number), error.column), row=int(number))
 
 
-def retired_parameter(key: str, place: tuple[str, str, str], value: Any) -> tuple[Msg, Msg]:
+def retired_parameter(key: str, place: tuple[str, str, str], value: Any,
+                      words: TableWords | None = None) -> tuple[Msg, Msg]:
     """The problem and hint for a Parameters row naming a parameter the ruleset retired: its value is now the
-    rule tables' cell ``place`` (table, row, column), changed in the Rule tables sheet."""
-    table_name, row, column = place
-    where = f"{table_name} | {row} | {column}"
+    rule tables' cell ``place`` (table, row, column), changed in the Rule tables sheet (named in the reader's
+    words, ``words``: the ruleset's)."""
+    words = words or NO_WORDS
+    inside = words.within(place[0])
+    where = Joined((words.listed([place[0]]), *(inside.listed([part]) for part in place[1:])), " | ")
     shown = _word(value) or "…"
     return (msg("Parameter {key} no longer exists: its value is now the rule tables' {where}.", key=key, where=where),
             msg("Delete this row and write the value in the Rule tables sheet: {where} | {value}.", where=where,

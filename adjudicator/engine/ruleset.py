@@ -203,8 +203,12 @@ class Ruleset(ABC):
     #: :class:`adjudicator.engine.presentation.Presentation` (None: the default presentation).
     presentation_type: Any = None
     #: The words of its rule tables' table and column keys in the Rule tables sheet (key -> msgid, e.g.
-    #: ``{"units": N_("Units")}``); a row key's words are the label of the choice with that code.
+    #: ``{"units": N_("Units")}``; ``"research.research"``: the research table's column only); a row key's words
+    #: are the label of the choice with that code.
     rule_table_words: dict[str, str] = {}  # noqa: RUF012 - a declaration, never changed
+    #: The values of its rule tables' columns that take a few words, in those words: {column: {code: msgid}}
+    #: (a key ``table.column`` for one table's column only); such a column reads only those codes.
+    rule_table_values: dict[str, dict[str, str]] = {}  # noqa: RUF012 - a declaration, never changed
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A ruleset whose data package ships ``tables.toml`` gets the campaign's *Rule tables* sheet (the GM's

@@ -20,6 +20,7 @@ from adjudicator.dice import Roll
 from adjudicator.engine.ledger import LedgerLine, ledger_row
 from adjudicator.engine.parameters import ParameterError
 from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.rule_table_words import ruleset_words
 from adjudicator.engine.rules_data import RULE_TABLES, check_changes, retired_parameter, shown_rows
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
 from adjudicator.engine.sheets import Column, Kind, TableSchema, records
@@ -156,7 +157,8 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
             if not key:
                 continue
             if key in ruleset.retired_parameters:  # now a cell of the rule tables: say which
-                reason, hint = retired_parameter(key, ruleset.retired_parameters[key], r["value"])
+                reason, hint = retired_parameter(key, ruleset.retired_parameters[key], r["value"],
+                                                 ruleset_words(ruleset))
                 problems.error("M05", reason, hint, sheet=param_table.sheet,
                                cell=param_table.cell(int(row), "parameter"), **where)
                 continue

@@ -111,7 +111,7 @@ def test_the_rule_tables_sheet_is_written_in_the_campaigns_words_and_read_back_i
     _, campaign, ruleset = pipeline.open_campaign(root)
     book = openpyxl.Workbook()
     write_state(book, ruleset, campaign, campaign.tables, campaign.turn)
-    assert [c.value for c in book["Tablas de reglas"][2]] == ["Habilidades", "Ataque CC", "Tirada", "no"]
+    assert [c.value for c in book["Tablas de reglas"][2]] == ["Habilidades", "Ataque CC", "Tirada", "NO"]  # a switch
 
 
 @pytest.mark.parametrize(("cells", "cell", "near"), [

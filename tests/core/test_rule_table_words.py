@@ -14,8 +14,9 @@ from adjudicator.engine.rules_data import RuleTableError, default_tables, find_p
 from adjudicator.paths import examples_root
 from adjudicator.turn import pipeline
 
-EXAMPLES = [("galactic_war", "Таблицы правил", ["units", "Крейсер", "combat", 7], ("units", "CRUISER", "combat"), 7),
-            ("inner_sphere", "Tablas de reglas", ["factories", "F. Ligera", "income", 50],
+EXAMPLES = [("galactic_war", "Таблицы правил", ["Подразделения", "Крейсер", "Вооружение", 7],
+             ("units", "CRUISER", "combat"), 7),
+            ("inner_sphere", "Tablas de reglas", ["Factorías", "F. Ligera", "Ingresos", 50],
              ("factories", "LIGHT", "income"), 50)]
 
 
@@ -38,6 +39,16 @@ def test_the_examples_rule_tables_are_in_the_readers_words_and_read_back(
     ("galactic_war", ("units", "крейсер", "combat"), ("units", ["CRUISER"], "combat")),
     ("galactic_war", ("UNITS", "Cruiser", " Combat "), ("units", ["CRUISER"], "combat")),
     ("galactic_war", ("units", "Sol de guerra", "cost"), ("units", ["WAR_SUN"], "cost")),
+    ("galactic_war", ("Подразделения", "Крейсер", "вооружение"), ("units", ["CRUISER"], "combat")),
+    ("galactic_war", ("UNIDADES", "Crucero", "valor de combate"), ("units", ["CRUISER"], "combat")),
+    ("galactic_war", ("Подpазделения", "Транспорт", "Вместимость"), ("units", ["TRANSPORT"], "capacity")),  # Latin p
+    ("inner_sphere", ("Factorías", "F. Ligera", "Ingresos"), ("factories", ["LIGHT"], "income")),
+    ("inner_sphere", ("Заводы", "Лёгкий завод", "доход"), ("factories", ["LIGHT"], "income")),
+    ("inner_sphere", ("Investigacion", "Economía.1", "Ingresos, %"), ("research", ["ECO", "1"], "income_pct")),
+    ("inner_sphere", ("Investigación", "Comunicaciones.3", "Comandos al sabotear"), ("research", ["COMM", "3"],
+                                                                                      "sabotage")),
+    ("inner_sphere", ("Sabotaje", "Límites", "Dados de parada (d4)"), ("sabotage", ["limits"], "halt_dice")),
+    ("inner_sphere", ("Revuelta", "tirada", "Cambia de bando desde"), ("revolt", ["roll"], "defects_from")),
     ("inner_sphere", ("factories", "f ligera", "income"), ("factories", ["LIGHT"], "income")),
     ("inner_sphere", ("research", "Aeroespacial.2", "points"), ("research", ["AERO", "2"], "points")),
     ("inner_sphere", ("regiments", "Vehiculos Ligero", "upkeep"), ("regiments", ["VL"], "upkeep")),

@@ -1,6 +1,10 @@
 """One vocabulary per language: no internal code and no English word of the rulesets' vocabularies
-(choice values, statuses, units) in a cell a Spanish or Russian reader sees, in any workbook of the
-examples (order templates, checked copies, results, GM input, campaign.xlsx)."""
+(choice values, statuses, units, the keys and word values of the rule tables) in a cell a Spanish or Russian
+reader sees, in any workbook of the examples (order templates, checked copies, results, GM input, campaign.xlsx).
+
+The example's Rule tables sheet is first given every cell of the ruleset's tables, typed as its codes (the
+default value, so the turn is unchanged): the campaign.xlsx the turn writes must show each table, row, column and
+word value in the campaign's words."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import openpyxl
 import pytest
 
 from adjudicator.engine.registry import installed
+from adjudicator.engine.rules_data import RULE_TABLES, default_tables, ships_tables
 from adjudicator.i18n import gettext_in
 from adjudicator.rulesets.coordinated_orders import rules as coordinated_orders_rules
 from adjudicator.rulesets.galactic_war import rules as galactic_war_rules
@@ -30,6 +35,10 @@ NOT_SCANNED = {
     ("Parameters", "value"),  # parameter values are the codes the GM types (BEFORE_INCOME, none)
     ("Parameters", "default"),
 }
+#: Rulesets whose rule tables' word values are still the codes the GM types (the scan still reads their tables',
+#: rows' and columns' words, their word values left blank): Coordinated Orders' skills (family MOVE, form
+#: SHORT_MOVEMENT, attack BS, attribute PH) have no ``rule_table_values`` yet.
+VALUES_WITHOUT_WORDS = {"coordinated_orders"}
 #: Codes a hint teaches the player to type, which the column reads ("GF x3, PDS" in galactic_war's landings).
 TYPED = {"GF", "PDS"}
 #: The rulesets' ledger phase names (msgids), which the Ledger sheets show in the reader's words.
@@ -38,6 +47,69 @@ PHASES = (*star_sectors_rules.LEDGER_PHASES, galactic_war_rules.MOVEMENT, coordi
           is_common.RESEARCH, is_common.JUMPSHIPS, is_common.END, is_common.GM)
 #: English words of ledger references and report fragments ("ALPHA:BUILD:row 3", "(MEDIUM)", "damaged").
 ENGLISH = re.compile(r"(?<![\w-])(row \d+|damaged|repaired|ground combat|rounds)(?![\w-])")
+
+
+def table_cells(tables: dict, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str, object]]:
+    """Every cell of a ruleset's rule tables: (table and row keys, column key, default value)."""
+    found = []
+    for k, v in tables.items():
+        if isinstance(v, dict):
+            found += table_cells(v, (*path, str(k)))
+        elif isinstance(v, list):
+            for number, item in enumerate(v, 1):
+                found += table_cells(item, (*path, str(k), str(number)))
+        elif path:
+            found.append((path, str(k), v))
+    return found
+
+
+@cache
+def rule_table_codes(lang: str, name: str) -> frozenset[str]:
+    """The keys of a ruleset's rule tables (tables, rows, columns) and their word values (Galactic War's unit
+    class "ship"), where the reader's word differs: none may be a cell's whole text, nor a part of a row path."""
+    from adjudicator.engine.rule_table_words import TableWords, ruleset_words
+
+    ruleset = installed()[name]
+    if not ships_tables(ruleset.data_package):
+        return frozenset()
+    words = ruleset_words(ruleset)
+    declared = getattr(ruleset, "rule_table_words", {})
+    values = getattr(ruleset, "rule_table_values", {})
+
+    def word(table: str, key: str) -> str | None:  # a column's own words in one table ("research.research") first
+        own = declared.get(f"{table}.{key}")
+        if own:
+            return TableWords({key: own}, words.locale).shown(key, lang)
+        return words.shown(key, lang) if key in words.labels else None
+
+    def value_word(table: str, column: str, value: str) -> str | None:
+        label = values.get(f"{table}.{column}", values.get(column, {})).get(value)
+        return TableWords({value: label}, words.locale).shown(value, lang) if label else None
+
+    codes = set()
+    for path, column, value in table_cells(default_tables(ruleset.data_package)):
+        shown = {path[0]: word("", path[0]), column: word(path[0], column)}
+        shown |= {p: word(path[0], p) for p in path[1:]}
+        if isinstance(value, str) and value and name not in VALUES_WITHOUT_WORDS:
+            shown[value] = value_word(path[0], column, value)
+        # a code without words, or whose words differ from it (NS1 is its own word; rolls 2-3 are no code)
+        codes |= {code for code, text in shown.items() if code != text and not re.fullmatch(r"[\d.-]+", code)}
+    return frozenset(codes)
+
+
+def fill_rule_tables(name: str, master: Path) -> None:
+    """The Rule tables sheet of ``master`` given every cell of the ruleset's tables, as codes and defaults."""
+    ruleset = installed()[name]
+    if not ships_tables(ruleset.data_package):
+        return
+    book = openpyxl.load_workbook(master)
+    lang = str(next(row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row[0] == "language"))
+    sheet = book[gettext_in(lang, RULE_TABLES.title)]
+    for path, column, value in table_cells(default_tables(ruleset.data_package)):
+        if isinstance(value, str) and name in VALUES_WITHOUT_WORDS:
+            value = None  # a blank value keeps the default: only the keys are scanned
+        sheet.append([path[0], ".".join(path[1:]), column, value])
+    book.save(master)
 
 
 @cache
@@ -68,6 +140,7 @@ def vocabulary(lang: str, name: str) -> tuple[set[str], set[str]]:
 def _outputs(name: str, root: Path) -> list[tuple[Path, str]]:
     """(workbook, its reader's language) of every output of the example."""
     pipeline.new_campaign(installed()[name], root, example=True)
+    fill_rule_tables(name, root / "campaign.xlsx")
     _, campaign, _ = pipeline.open_campaign(root)
     lang_of = {f: campaign.factions[f].language for f in campaign.factions}
     found = [(p, lang_of[p.stem]) for p in pipeline.make_templates(root)]
@@ -88,6 +161,7 @@ def _outputs(name: str, root: Path) -> list[tuple[Path, str]]:
 
 def foreign_words(path: Path, lang: str, name: str) -> list[str]:
     codes, labels = vocabulary(lang, name)
+    table_codes = rule_table_codes(lang, name)
     code_pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, codes), key=len, reverse=True))
                               + r")(?![\w-])")
     book = openpyxl.load_workbook(path)
@@ -106,6 +180,8 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
                 text = cell.value.strip()
                 if text in labels or text in codes:
                     found.append(f"{ws.title}!{cell.coordinate}: {text!r}")
+                elif text in table_codes or any(part.strip() in table_codes for part in text.split(".")):
+                    found.append(f"{ws.title}!{cell.coordinate}: rule tables' {text!r}")
                 elif hit := code_pattern.search(IDENTIFIER.sub(" ", text)) or ENGLISH.search(text):
                     found.append(f"{ws.title}!{cell.coordinate}: {hit.group(1)!r} in {text!r}")
     return found

@@ -52,7 +52,9 @@ def test_an_old_campaigns_transport_capacity_parameter_is_m05_naming_the_rule_ta
         pipeline.open_campaign(root)
     [problem] = caught.value.problems.errors
     assert (problem.code, problem.sheet, problem.cell) == ("M05", "Parameters", f"A{row}")
-    assert "units | TRANSPORT | capacity" in problem.message.render()
-    assert "units | TRANSPORT | capacity | 4" in problem.hint.render()
+    assert "Units | Transport | Capacity" in problem.message.render()  # the Rule tables row, in the GM's words
+    assert "Units | Transport | Capacity | 4" in problem.hint.render()
+    assert "Подразделения | Транспорт | Вместимость | 4" in problem.hint.render("ru")
+    assert "Unidades | Transporte | Capacidad" in problem.message.render("es")
     for lang in ("es", "ru"):
         assert problem.message.render(lang) != problem.message.render("en")

@@ -37,6 +37,7 @@ from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext,
 from adjudicator.rulesets.galactic_war.presentation import GalacticWarPresentation
 from adjudicator.rulesets.galactic_war.reports import Reporter
 from adjudicator.rulesets.galactic_war.state import World, world_from_tables, world_to_tables
+from adjudicator.rulesets.galactic_war.table_words import TABLE_VALUES, TABLE_WORDS
 
 __all__ = ["MOVEMENT", "ORDER_STEPS", "ORDER_TYPES", "GalacticWar"]
 
@@ -62,6 +63,8 @@ class GalacticWar(Ruleset):
     state_schemas = (schemas.SYSTEMS, schemas.PLANETS, schemas.UNITS)  # and Rule tables, given by the engine
     order_schemas = (schemas.MOVES, schemas.STANCE, schemas.BATTLE_PLAN, schemas.INVASIONS)
     gm_input_schemas = (schemas.PURCHASES,)
+    rule_table_words = TABLE_WORDS  # the Rule tables sheet's words (table_words.py)
+    rule_table_values = TABLE_VALUES
 
     def account_label(self, account: str) -> Msg | str:
         """A race's credits in the reader's words."""

@@ -42,6 +42,7 @@ from adjudicator.rulesets.inner_sphere.phases import research as research_phase
 from adjudicator.rulesets.inner_sphere.presentation import InnerSpherePresentation
 from adjudicator.rulesets.inner_sphere.reports import Reporter
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, world_from_tables, world_to_tables
+from adjudicator.rulesets.inner_sphere.table_words import TABLE_VALUES, TABLE_WORDS
 
 #: Every order of the five order sheets, and when a state's rows of each are checked and paid: 3.1 repairs,
 #: 3.2 purchases, 3.3 each jumpship's whole chain, 3.4 agency operations, 3.5 research; row order within each.
@@ -92,6 +93,8 @@ class InnerSphere(Ruleset):
     order_schemas = (schemas.REPAIRS, schemas.PURCHASES, schemas.MOVEMENT, schemas.AGENCY, schemas.RESEARCH)
     row_groups = {"movement": "ship"}  # noqa: RUF012 - a bad cell rejects the jumpship's whole chain
     gm_input_schemas = (schemas.COMBATS, schemas.ACCIDENTS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
+    rule_table_words = TABLE_WORDS  # the Rule tables sheet's words (table_words.py)
+    rule_table_values = TABLE_VALUES
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
         return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("rule_tables")),
