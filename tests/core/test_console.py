@@ -198,6 +198,17 @@ def test_actions_are_recognised_in_every_language() -> None:
     assert xl.action_named("delete everything") is None
 
 
+def test_the_missing_orders_switch_is_read_in_the_console_language(example: Path) -> None:
+    """The dropdown of the switch offers the console language's words, and each of them is read as meant."""
+    for lang, yes, no in (("es", "sí", "no"), ("ru", "да", "нет")):
+        assert (gettext_in(lang, xl.YES), gettext_in(lang, xl.NO)) == (yes, no)
+        label = gettext_in(lang, dict(xl.SETTINGS)[7])
+        assert f"({yes}/{no})" in label, label
+        for typed, meant in ((yes, True), (yes.upper(), True), (no, False), ("", False)):
+            settings = xl.read_settings(book_for(example, **{xl.LANGUAGE_CELL: lang, xl.MISSING_CELL: typed}))
+            assert settings.allow_missing is meant, (lang, typed)
+
+
 def test_bad_settings_are_reported_in_the_console(example: Path, tmp_path: Path) -> None:
     book = book_for(example, **{xl.SEED_CELL: "soon", xl.LANGUAGE_CELL: "fr"})
     xl.check(book)
