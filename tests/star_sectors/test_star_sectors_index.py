@@ -97,3 +97,18 @@ def test_a_copy_and_its_original_keep_their_own_fleets() -> None:
         for each in worlds:
             for probe in names:
                 assert list(each.present(probe).items()) == list(scan_present(each, probe).items())
+
+
+def test_a_copy_of_the_world_has_projects_of_its_own() -> None:
+    from adjudicator.rulesets.star_sectors.state import Project
+
+    shared = Project("A-T01-1", "A", "a gun", "FEASIBLE", price=30)
+    world = World({}, {}, {}, projects={"A-T01-1": shared, "alias": shared, "B-T01-1": Project("B-T01-1", "B", "x",
+                                                                                              "PAID", 5, 5, 2)})
+    copied, deep = world.copy(), copy.deepcopy(world)
+    assert copied.projects == deep.projects == world.projects
+    assert copied.projects["A-T01-1"] is copied.projects["alias"]  # one project under two keys stays one
+    copied.projects["A-T01-1"].status = "PAID"
+    copied.projects["B-T01-1"].paid = 0
+    assert world.projects["A-T01-1"].status == "FEASIBLE" and world.projects["B-T01-1"].paid == 5
+    assert copied.projects["alias"].status == "PAID"
