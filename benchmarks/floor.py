@@ -115,12 +115,14 @@ class Step:
         return clock
 
     def summary(self, floor: Clock) -> dict[str, Any]:
+        """The figures of the step; the grids it wrote are let go (the next step's peak memory is its own)."""
+        written, self.written = self.written, {}
         return {"project": self.project.figures(), "floor": floor.figures(),
                 "ratio_cpu": round(self.project.cpu / max(floor.cpu, 1e-9), 2),
                 "ratio_wall": round(self.project.wall / max(floor.wall, 1e-9), 2),
-                "read": len(self.inputs), "written": len(self.written), "copied": len(self.copied),
+                "read": len(self.inputs), "written": len(written), "copied": len(self.copied),
                 "cells_written": sum(sum(1 for row in s for v in row if v not in ("", None))
-                                     for sheets in self.written.values() for s in sheets.values())}
+                                     for sheets in written.values() for s in sheets.values())}
 
 
 def measure(campaign: Path, check_only: bool = False) -> dict[str, Any]:

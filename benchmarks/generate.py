@@ -9,7 +9,8 @@ every 20th row a MOVE from a square that is not on the map, which `check` report
 
 The other rulesets: their example world and factions (the map does not grow), each faction's example
 orders repeated to M rows a sheet, including the example's own deliberate mistakes; ``--factions`` may not
-exceed the example's factions (the first N are kept).
+exceed the example's factions (the first N are kept), but for inner_sphere, whose example world is laid
+side by side as often as it takes (4 factions on 6 × 6 hexes a copy: 40 factions on 6 × 60).
 
 The folder holds campaign.xlsx, inbox/<faction>.xlsx, and gm_input.xlsx answering what pass 1 asks
 (for star_sectors, every feasibility request answered INFEASIBLE by :func:`answer_gm_input`).
@@ -111,6 +112,8 @@ def from_example(ruleset: str, factions: int, orders: int) -> tuple[dict[str, An
     from adjudicator.scenario import load_scenario
 
     data = copy.deepcopy(load_scenario(examples_root() / ruleset))
+    if ruleset == "inner_sphere" and factions > len(data["tables"]["factions"]):
+        data = inner_sphere_copies(data, -(-factions // len(data["tables"]["factions"])))
     kept = sorted(data.get("orders", {}))[:factions]
     if factions > len(data["tables"]["factions"]):
         raise SystemExit(f"{ruleset}: the example has {len(data['tables']['factions'])} factions; "
@@ -121,6 +124,65 @@ def from_example(ruleset: str, factions: int, orders: int) -> tuple[dict[str, An
         for faction in kept
     }
     return data, -1  # the example's own mistakes, repeated: counted by `check`
+
+
+INNER_SPHERE_COLUMNS = 6  # the example's map: 6 × 6 hexes (XXYY)
+
+
+def _copy_names(tables: dict[str, list[dict[str, Any]]], k: int) -> dict[str, str]:
+    """What each identifier of Inner Sphere's example world is called in copy ``k`` (none renamed in copy 0)."""
+    if not k:
+        return {}
+    rename = {f["id"]: f"{f['id']}{k + 1}" for f in tables["factions"]}
+    rename |= {s["hex"]: f"{int(s['hex'][:2]) + INNER_SPHERE_COLUMNS * k:02d}{s['hex'][2:]}" for s in tables["systems"]}
+    rename |= {r["id"]: f"{r['id']}-{k + 1}" for r in tables["regiments"]}
+    rename |= {j["id"]: f"{j['id']}-{k + 1}" for j in tables["jumpships"]}
+    for table, owner in (("jobs", "faction"), ("commandos", "owner")):
+        rename |= {row["id"]: rename[row[owner]] + row["id"][len(row[owner]):] for row in tables[table]}
+    rename |= {f["id"]: rename[f["system"]] + f["id"][len(f["system"]):] for f in tables["factories"]}
+    return rename
+
+
+def _renamed(value: Any, rename: dict[str, str]) -> Any:
+    """A cell naming identifiers (alone, as a list "0203, 0204" or as "DAVION:IND"), in a copy's names."""
+    if not isinstance(value, str) or not rename:
+        return value
+    if value in rename:
+        return rename[value]
+    if ", " in value:
+        return ", ".join(_renamed(part, rename) for part in value.split(", "))
+    if ":" in value:
+        return ":".join(_renamed(part, rename) for part in value.split(":"))
+    return value
+
+
+def _copied_row(row: dict[str, Any], rename: dict[str, str], k: int, named: bool = False) -> dict[str, Any]:
+    out = {key: _renamed(value, rename) for key, value in row.items()}
+    if named and k and row.get("name"):
+        out["name"] = f"{row['name']} {k + 1}"
+    return out
+
+
+def inner_sphere_copies(data: dict[str, Any], copies: int) -> dict[str, Any]:
+    """Inner Sphere's example world side by side ``copies`` times (copy k: its hexes' columns moved 6k to the
+    right, which keeps the odd-q geometry; its factions, regiments, jumpships, jobs and commandos renamed
+    with k), each copy's orders and GM answers naming its own copy: 4k factions on a 6 × 6k map, every
+    copy's orders (and deliberate mistakes) those of the example."""
+    tables, gm = data["tables"], data.get("gm_input", {})
+    grown: dict[str, Any] = {**data, "tables": {}, "orders": {}, "gm_input": {}}
+    for k in range(copies):
+        rename = _copy_names(tables, k)
+        for table, rows in tables.items():
+            if table == "rule_tables" and k:
+                continue
+            named = table in ("factions", "systems", "regiments", "jobs")
+            grown["tables"].setdefault(table, []).extend(_copied_row(row, rename, k, named) for row in rows)
+        for faction, sheets in data.get("orders", {}).items():
+            grown["orders"][_renamed(faction, rename)] = {
+                sheet: [_copied_row(row, rename, k) for row in rows] for sheet, rows in sheets.items()}
+        for key, rows in gm.items():
+            grown["gm_input"].setdefault(key, []).extend(_copied_row(row, rename, k) for row in rows)
+    return grown
 
 
 def generate(ruleset: str, out: Path, factions: int, orders: int, seed: int = 1, mistakes: float = 0.05) -> Path:

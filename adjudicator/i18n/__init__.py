@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -196,8 +196,15 @@ def fold(text: object) -> str:
 
     Latin accents are dropped (``Reparación`` = ``reparacion``, ``Pingüino`` = ``pinguino``); Russian
     ``й`` stays distinct from ``и``, and ``ё`` is read as ``е``, as Russian writers do."""
+    text = str(text)
+    if text.isascii():  # nothing to normalise (the same key, far cheaper: every header and cell is folded)
+        return " ".join(text.lower().replace("_", " ").split())
+    return _fold_word(text) if len(text) <= 100 else _fold_unicode(text)  # words and names recur: kept
+
+
+def _fold_unicode(text: str) -> str:
     out = []
-    for char in unicodedata.normalize("NFC", str(text)).casefold():
+    for char in unicodedata.normalize("NFC", text).casefold():
         if char == "й":
             out.append(char)
             continue
@@ -205,6 +212,9 @@ def fold(text: object) -> str:
             char = "е"
         out.append("".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)))
     return " ".join("".join(out).replace("_", " ").split())
+
+
+_fold_word = lru_cache(maxsize=1 << 14)(_fold_unicode)
 
 
 def all_spellings(msgid: str, extra: Iterable[str] = ()) -> set[str]:

@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from openpyxl.styles import Protection
-from openpyxl.worksheet.datavalidation import DataValidation
-
 from adjudicator.i18n import N_, Msg, all_spellings, fold, gettext_in, msg
 from adjudicator.intake.reading import WorkbookData
 
@@ -25,6 +22,9 @@ YES, NO = N_("YES"), N_("NO")
 def mark_final_cell(ws: Any, row: int, lang: str) -> None:
     """Make the value cell of the "Final orders" line (column B of ``row``) a YES/NO dropdown the player
     may change on the otherwise protected Instructions sheet."""
+    from openpyxl.styles import Protection  # writing only: `check` and `run` read without openpyxl
+    from openpyxl.worksheet.datavalidation import DataValidation
+
     cell = ws.cell(row=row, column=2)
     cell.value = gettext_in(lang, NO)
     cell.protection = Protection(locked=False)

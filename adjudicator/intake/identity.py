@@ -12,10 +12,12 @@ import hashlib
 import hmac
 import math
 from dataclasses import dataclass
-
-from openpyxl import Workbook
+from typing import TYPE_CHECKING
 
 from adjudicator.intake.reading import WorkbookData, read_key_values
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
 
 META_SHEET = "_adjudicator"
 TEMPLATE_VERSION = 1

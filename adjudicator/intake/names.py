@@ -68,18 +68,23 @@ class NameReader:
     def __init__(self, legal: Sequence[str], aliases: Mapping[str, Iterable[str]] | None = None) -> None:
         self.legal = [str(v) for v in legal]
         self._legal = set(self.legal)
+        self._aliases = aliases or {}
         self._keys: dict[str, str] | None = None
         self._exact: dict[str, set[str]] = {}
         self._loose: dict[str, set[str]] = {}
         self._digits: dict[str, set[str]] = {}
+        self._indexed = False  # the spellings are indexed at the first name that is not a legal value
+
+    def _index(self) -> None:
         for value in self.legal:
-            spellings = [value, *((aliases or {}).get(value, ()))]
+            spellings = [value, *self._aliases.get(value, ())]
             for spelling in spellings:
                 self._exact.setdefault(key(spelling), set()).add(value)
                 self._loose.setdefault(sound_key(spelling), set()).add(value)
             digits = numeric_key(value)
             if digits is not None:
                 self._digits.setdefault(digits, set()).add(value)
+        self._indexed = True
 
     def read(self, typed: Any) -> str | None:
         """The one legal value ``typed`` means, or None."""
@@ -88,6 +93,8 @@ class NameReader:
         text = str(typed)
         if text in self._legal:
             return text
+        if not self._indexed:
+            self._index()
         for table, found in ((self._exact, key(text)), (self._loose, sound_key(text)),
                              (self._digits, numeric_key(typed))):
             if found is None or not found:

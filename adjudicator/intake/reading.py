@@ -17,15 +17,14 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
-from xml.sax.saxutils import escape as xml_escape
 
 import pandas as pd
-from openpyxl.utils import get_column_letter
 from python_calamine import CalamineError, CalamineWorkbook
 
 from adjudicator.engine.problems import Problem, ProblemList, Severity
 from adjudicator.engine.sheets import TableSchema
 from adjudicator.i18n import fold, msg, msg_n
+from adjudicator.intake.columns import get_column_letter
 from adjudicator.intake.safety import DEFAULT_LIMITS, Limits, corrupt_file_problem, inspect
 
 HEADER_SEARCH_ROWS = 15
@@ -130,6 +129,8 @@ def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LI
 def without_sheets(path: Path, names: list[str]) -> IO[bytes]:
     """A temporary copy of the .xlsx/.xlsm at ``path`` whose workbook no longer lists the sheets ``names``
     (Excel 4.0 macro sheets, which calamine refuses to open a workbook with); the parts stay, unread."""
+    from xml.sax.saxutils import escape as xml_escape  # imports urllib.request, http and ssl: only here
+
     copy = tempfile.TemporaryFile()
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
         for info in source.infolist():

@@ -7,6 +7,7 @@ Where a test needs a translation, it installs a fake catalog with monkeypatch.
 from __future__ import annotations
 
 import gettext
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,30 @@ def test_all_spellings_holds_the_english_form_and_synonyms() -> None:
     words = all_spellings("Repair Order Xyzzy", ["Ремонт", "REPARACIÓN"])
     assert {"repair order xyzzy", "ремонт", "reparacion"} <= words
     assert all(word == fold(word) for word in words)
+
+
+def _fold_char_by_char(text: object) -> str:
+    """fold as it was first written (every character normalised on its own), the reference of its fast paths."""
+    import unicodedata
+
+    out = []
+    for char in unicodedata.normalize("NFC", str(text)).casefold():
+        if char == "й":
+            out.append(char)
+            continue
+        if char == "ё":
+            char = "е"
+        out.append("".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)))
+    return " ".join("".join(out).replace("_", " ").split())
+
+
+def test_fold_is_the_char_by_char_fold_for_every_word_of_the_catalogs_and_every_character() -> None:
+    import adjudicator
+
+    package = Path(adjudicator.__file__).parent
+    words = [line.split('"', 1)[1].rsplit('"', 1)[0] for po in package.rglob("*.po")
+             for line in po.read_text(encoding="utf-8").splitlines() if line.startswith(("msgid ", "msgstr "))]
+    characters = [chr(c) for c in range(0x3400) if not 0xD800 <= c < 0xE000]
+    mixed = ["Ё_ёЙй\tİstanbul", "ǅungla  ﬁn", "A\u0301 B\u0308", "x" * 150 + "é", 7, None, 3.5, "  Reparación  "]
+    for text in [*words, *characters, "".join(characters[:300]), *mixed, *mixed]:  # twice: the cached path
+        assert fold(text) == _fold_char_by_char(text), repr(text)

@@ -66,3 +66,49 @@ def test_a_copy_and_its_original_keep_their_own_squares() -> None:
         for each in worlds:
             for probe in sorted(each.squares)[:6]:
                 assert each.neighbours(probe) == scan_neighbours(each, probe)
+
+
+def test_a_copy_and_its_original_keep_their_own_fleets() -> None:
+    """A copy shares each square's fleets until one of them writes there: a write to either, over several
+    generations of copies, leaves every other answering as its own fleets do (same values, same order)."""
+    rng = random.Random(11)
+    squares = {f"S{x}-{y}": Square(f"S{x}-{y}", x, y, 10) for x in range(1, 5) for y in range(1, 5)}
+    names = sorted(squares)
+    worlds = [World(squares, {}, {(f, s): rng.randint(1, 4) for f in "AB" for s in rng.sample(names, 6)})]
+    for _ in range(1500):
+        world = rng.choice(worlds)
+        faction, square, action = rng.choice("ABC"), rng.choice(names), rng.random()
+        if action < 0.15:
+            worlds.append(world.copy() if rng.random() < 0.8 else copy.deepcopy(world))
+        elif action < 0.55:
+            world.set_value(faction, square, rng.randint(0, 5))
+        elif action < 0.75:
+            world.fleets[(faction, square)] = rng.randint(0, 3)
+        elif action < 0.85:
+            world.fleets.pop((faction, square), None)
+        elif action < 0.9 and (faction, square) in world.fleets:
+            del world.fleets[(faction, square)]
+        elif action < 0.93 and world.fleets:
+            world.fleets.popitem()
+        elif action < 0.95:
+            world.fleets.setdefault((faction, square), 2)
+        elif action < 0.96:
+            world.fleets.clear()
+        for each in worlds:
+            for probe in names:
+                assert list(each.present(probe).items()) == list(scan_present(each, probe).items())
+
+
+def test_a_copy_of_the_world_has_projects_of_its_own() -> None:
+    from adjudicator.rulesets.star_sectors.state import Project
+
+    shared = Project("A-T01-1", "A", "a gun", "FEASIBLE", price=30)
+    world = World({}, {}, {}, projects={"A-T01-1": shared, "alias": shared, "B-T01-1": Project("B-T01-1", "B", "x",
+                                                                                              "PAID", 5, 5, 2)})
+    copied, deep = world.copy(), copy.deepcopy(world)
+    assert copied.projects == deep.projects == world.projects
+    assert copied.projects["A-T01-1"] is copied.projects["alias"]  # one project under two keys stays one
+    copied.projects["A-T01-1"].status = "PAID"
+    copied.projects["B-T01-1"].paid = 0
+    assert world.projects["A-T01-1"].status == "FEASIBLE" and world.projects["B-T01-1"].paid == 5
+    assert copied.projects["alias"].status == "PAID"

@@ -33,6 +33,11 @@ def _by_faction(world: World) -> tuple[dict[str, set[str]], dict[str, set[str]]]
     return fleets, builders
 
 
+def fleet_squares(world: World) -> dict[str, set[str]]:
+    """The squares of each faction's fleets (a value above 0), indexed once a world."""
+    return _by_faction(world)[0]
+
+
 def square_lists(world: World, faction: str, params: Mapping[str, Any]) -> dict[str, list[str]]:
     """``{"square": […], "to": […]}`` for ``faction``, sorted as the map's squares are listed."""
     fleets, builders = _by_faction(world)

@@ -48,5 +48,5 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
     return MapView(
         Layout.GRID, reader, campaign.turn, tuple(sorted(campaign.factions)), places, [],
         [Unit(f"{f}@{s}", f, s, f"{f} {v}", v) for (f, s), v in sorted(units.items())],
-        arrows, sorted(set(battles), key=lambda b: b.place),
+        arrows, sorted(dict.fromkeys(battles), key=lambda b: b.place),  # in the report's order: same bytes every run
     )

@@ -8,16 +8,16 @@ from typing import Any
 from adjudicator.engine.presentation import Presentation
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import msg
-from adjudicator.rulesets.star_sectors.dropdowns import square_lists
+from adjudicator.rulesets.star_sectors.dropdowns import fleet_squares, square_lists
 from adjudicator.rulesets.star_sectors.orders import theft
-from adjudicator.rulesets.star_sectors.state import snapshot_of, world_from_tables
+from adjudicator.rulesets.star_sectors.state import snapshot_of
 
 
 class StarSectorsPresentation(Presentation):
     def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
         """One example per order type, on the faction's own squares where it has some."""
         world = snapshot_of(campaign.tables)
-        own = sorted(s for (f, s), v in world.fleets.items() if f == faction and v > 0) or sorted(world.squares)[:1]
+        own = sorted(fleet_squares(world).get(faction, ())) or sorted(world.squares)[:1]
         home = own[0] if own else "A1"
         near = sorted(world.neighbours(home)) if home in world.squares else []
         project = next((p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE"),
@@ -39,14 +39,14 @@ class StarSectorsPresentation(Presentation):
 
     def template_lookups(self, campaign: Campaign, faction: str) -> dict[str, list[tuple[str, float]]]:
         """The price of stealing each component seen in battle (what THEFT would cost)."""
-        world = world_from_tables(campaign.tables)
+        world = snapshot_of(campaign.tables)  # read only: the world built once for every faction's template
         seen = sorted({world.projects[u.project].component for u in world.usages
                        if u.faction != faction and u.project in world.projects})
         paid_now = not campaign.parameters["theft_installments"]  # in instalments nothing is paid when declared
         return {"theft_prices": [(c, theft.price(world, c, campaign.parameters) if paid_now else 0) for c in seen]}
 
     def template_budget(self, campaign: Campaign, faction: str) -> int | None:
-        return world_from_tables(campaign.tables).treasury.get(faction, 0)
+        return snapshot_of(campaign.tables).treasury.get(faction, 0)
 
     def preview_cost(self, campaign: Campaign, faction: str, row: dict[str, Any]) -> float:
         kind = row.get("order")

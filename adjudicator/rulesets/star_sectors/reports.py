@@ -75,11 +75,24 @@ class Reporter(reporting.Reporter):
                     self._thefts.append([faction, order.get("project"), str(order.get("victim") or "").upper()])
         return [list(row) for row in self._thefts]
 
+    def _by_faction(self, name: str, rows: Any, faction_of: Any) -> dict[str | None, list[Any]]:
+        """``rows`` (made once a turn, in their order) by faction, and all of them under None: each reader's
+        table is its own rows, in the same order, without a scan of every faction's for each reader."""
+        cache = self.__dict__.setdefault("_grouped", {})
+        if name not in cache:
+            grouped: dict[str | None, list[Any]] = {None: list(rows)}
+            for row in grouped[None]:
+                for faction in faction_of(row):
+                    if faction is not None:  # None is every row's key
+                        grouped.setdefault(faction, []).append(row)
+            cache[name] = grouped
+        return cache[name]
+
     def income_of(self, faction: str) -> int:
-        return sum(
-            line.change for line in self.ledger.for_faction(faction)
-            if line.account == "treasury" and line.phase == "step 4" and line.change > 0
-        )
+        earned = self._by_faction("income", (line for line in self.ledger.lines if line.account == "treasury"
+                                             and line.phase == "step 4" and line.change > 0),
+                                  lambda line: (line.faction,))
+        return sum(line.change for line in earned.get(faction, ()))
 
     def summary(self, faction: str) -> ReportTable:
         opening = self.snapshot.treasury.get(faction, 0)
@@ -94,11 +107,9 @@ class Reporter(reporting.Reporter):
         ])
 
     def fleets(self, faction: str | None) -> ReportTable:
-        keys = sorted(
-            {k for k in (*self.snapshot.fleets, *self.after_moves.fleets, *self.world.fleets)
-             if faction is None or k[0] == faction},
-            key=lambda k: (k[1], k[0]),
-        )
+        keys = self._by_faction("fleets", sorted({*self.snapshot.fleets, *self.after_moves.fleets,
+                                                  *self.world.fleets}, key=lambda k: (k[1], k[0])),
+                                lambda k: (k[0],)).get(faction, [])
         rows = [
             [f, s, self.snapshot.value(f, s), self.after_moves.value(f, s), self.world.value(f, s)]
             for f, s in keys
@@ -109,9 +120,7 @@ class Reporter(reporting.Reporter):
 
     def battles(self, faction: str | None) -> ReportTable:
         rows = []
-        for fight in self.fights:
-            if faction is not None and faction not in fight.key:
-                continue
+        for fight in self._by_faction("fights", self.fights, lambda fight: set(fight.key)).get(faction, []):
             for square, value_a, value_b in fight.squares:
                 result = self.results[fight.key]
                 if self.campaign.parameters["allow_per_square_results"]:
@@ -128,19 +137,14 @@ class Reporter(reporting.Reporter):
 
     def moved(self, faction: str | None) -> ReportTable:
         """The moves carried out (a faction sees its own; the GM sees all)."""
-        rows = [
-            [order.faction, order.square, order.to, amount]
-            for order, amount in sorted(self.moves, key=lambda m: (m[0].faction, m[0].row))
-            if faction is None or order.faction == faction
-        ]
+        moves = self._by_faction("moves", sorted(self.moves, key=lambda m: (m[0].faction, m[0].row)),
+                                 lambda m: (m[0].faction,))
+        rows = [[order.faction, order.square, order.to, amount] for order, amount in moves.get(faction, [])]
         return ReportTable("moves", msg("Moves"), h(N_("Faction"), N_("From"), N_("To"), N_("R moved")), rows)
 
     def control(self, faction: str | None) -> ReportTable:
-        rows = [
-            [square, holder, self.world.squares[square].income]
-            for square, holder in sorted(self.held.items())
-            if faction is None or holder == faction
-        ]
+        held = self._by_faction("held", sorted(self.held.items()), lambda item: (item[1],))
+        rows = [[square, holder, self.world.squares[square].income] for square, holder in held.get(faction, [])]
         return ReportTable("control", msg("Control and income"),
                            h(N_("Square"), N_("Controlled by"), N_("Income")), rows)
 
@@ -148,12 +152,15 @@ class Reporter(reporting.Reporter):
         return ReportTable("thefts", msg("Thefts announced this turn"),
                            h(N_("Thief"), N_("Component"), N_("Victim")), self.thefts())
 
+    def _projects(self) -> dict[str | None, list[Any]]:
+        return self._by_faction("projects", sorted(self.world.projects.values(), key=lambda p: p.id),
+                                lambda p: (p.faction,))
+
     def projects(self, faction: str | None) -> ReportTable:
         rows = [
             [p.id, p.faction, p.description, msg(p.status), p.price or None, p.paid or None, p.available_from,
              msg(p.origin), p.source or None]
-            for p in sorted(self.world.projects.values(), key=lambda p: p.id)
-            if faction is None or p.faction == faction
+            for p in self._projects().get(faction, [])
         ]
         return ReportTable("projects", msg("Projects"),
                            h(N_("Project"), N_("Faction"), N_("Description"), N_("Status"), N_("Price"),
@@ -163,8 +170,8 @@ class Reporter(reporting.Reporter):
         turn = self.campaign.turn
         rows = [
             [p.faction, p.component, p.description]
-            for p in sorted(self.world.projects.values(), key=lambda p: p.id)
-            if p.status == "PAID" and p.available_from == turn + 1 and (faction is None or p.faction == faction)
+            for p in self._projects().get(faction, [])
+            if p.status == "PAID" and p.available_from == turn + 1
         ]
         return ReportTable("available", msg("Components usable from next turn"),
                            h(N_("Faction"), N_("Component"), N_("Description")), rows)

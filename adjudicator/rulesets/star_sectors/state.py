@@ -76,7 +76,7 @@ class World:
     def copy(self) -> World:
         """An independent copy: squares are immutable and shared, fleets and their index copied at C speed."""
         return World(self.squares.copy(), dict(self.treasury), self.fleets.copy(), dict(self.labels),
-                     copy.deepcopy(self.projects), list(self.usages))
+                     _copied_projects(self.projects), list(self.usages))
 
     def value(self, faction: str, square: str) -> int:
         return self.fleets.get((faction, square), 0)
@@ -117,6 +117,14 @@ class World:
     def original_price(self, component: str) -> int:
         project = self.projects.get(component)
         return project.price if project else 0
+
+
+def _copied_projects(projects: dict[str, Project]) -> dict[str, Project]:
+    """What ``copy.deepcopy`` gives (a Project holds only strings and numbers; one object under two keys stays
+    one), without its generic walk: every faction's check copies every project of the campaign."""
+    copies: dict[int, Project] = {}
+    return {key: copies[id(p)] if id(p) in copies else copies.setdefault(id(p), copy.copy(p))
+            for key, p in projects.items()}
 
 
 _SNAPSHOT: list[Any] = []  # (the tables and their frames, kept alive so that their ids stay theirs; the world)
