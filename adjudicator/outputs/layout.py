@@ -314,7 +314,9 @@ def print_setup(ws: Worksheet, last_row: int, last_col: int, header_rows: int | 
 
 
 def lay_out(wb: Workbook) -> None:
-    """Lay out every visible sheet of ``wb``."""
+    """Lay out every visible sheet of ``wb`` (a streamed tab is laid out as it is written: streamed.py)."""
+    from adjudicator.outputs.streamed import tab_of
+
     for ws in wb.worksheets:
-        if ws.sheet_state == "visible" and isinstance(ws, Worksheet):
+        if ws.sheet_state == "visible" and isinstance(ws, Worksheet) and tab_of(ws) is None:
             lay_out_sheet(ws)
