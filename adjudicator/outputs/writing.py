@@ -243,8 +243,19 @@ def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
         ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, min(most, length + 2))
 
 
+#: The attribute of a sheet naming the rows whose height :func:`fit_row_heights` estimated: the layout fits
+#: them again for the columns' final widths (layout.py widens columns after these heights were guessed).
+REFIT_ROWS = "_adjudicator_refit_rows"
+
+
 def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
-    """Give rows with wrapped text the height of their longest cell, as an office program would."""
+    """Give rows with wrapped text the height of their longest cell, as an office program would; the
+    layout fits them again once the columns have their final widths (layout.py)."""
+    refit = getattr(ws, REFIT_ROWS, None)
+    if refit is None:
+        refit = set()
+        setattr(ws, REFIT_ROWS, refit)
+    refit.update(range(first, last))
     widths: dict[int, float] = {}
     for row in ws.iter_rows(min_row=first, max_row=last - 1):
         lines = 1
