@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+from adjudicator.i18n import render
 from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
@@ -139,10 +142,6 @@ def materialize(wb: Any) -> None:
 # ------------------------------------------------------------------------------------------- the cells
 def cell_value(value: Any, lang: str) -> tuple[Any, str] | None:
     """What :func:`adjudicator.outputs.writing.put` stores: (value, "s" text | "n" number | "b" boolean)."""
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
-    from adjudicator.i18n import render
-
     value = render(value, lang)
     if value is None:
         return None

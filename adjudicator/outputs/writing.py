@@ -27,6 +27,7 @@ from adjudicator.engine.ruleset import ReportTable
 from adjudicator.engine.sheets import Column, Kind
 from adjudicator.i18n import Msg, msg, render
 from adjudicator.outputs.reproducible import make_reproducible
+from adjudicator.outputs.streamed import cell_value
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="305496")
@@ -64,8 +65,6 @@ def hidden_sheet(wb: Workbook, name: str, fresh: bool = False) -> Worksheet:
 def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None:
     """Write one cell; text is always stored as text, never as a formula. An empty text leaves the cell
     empty (as openpyxl reads back what it saved, and XlsxWriter would otherwise write an empty string)."""
-    from adjudicator.outputs.streamed import cell_value
-
     shown = cell_value(value, lang)
     if shown is None:
         return
