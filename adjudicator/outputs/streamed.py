@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -288,73 +289,91 @@ class Laid:
     autofilter: str | None
 
 
+@lru_cache(maxsize=65536)
+def _measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
+    """(widest line, longest word, the whole text on one line) of ``text``, in "0" widths."""
+    widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
+    longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
+    return widest_line, longest_word, text_width(text, bold, size)
+
+
+_lines = lru_cache(maxsize=65536)(wrapped_lines)
+
+
 def lay_out(cells: Cells) -> Laid:
     """layout.py's lay_out_sheet over the cells (no merged cells in these tabs)."""
-    last_row = last_col = 0
-    texts: dict[tuple[int, int], str | None] = {}
-    for key, (value, _kind, _style) in cells.cells.items():
-        text = _shown(value)
-        texts[key] = text
-        if text:
-            last_row = max(last_row, key[0])
-            last_col = max(last_col, key[1])
-    widths = cells.widths
     ordered = sorted(cells.cells.items())
+    last_row = last_col = 0
+    valued: list[tuple[int, int, list[Any], str]] = []  # the cells holding a value, in row order
+    for (row, col), entry in ordered:
+        text = _shown(entry[0])
+        if text is None:
+            continue
+        valued.append((row, col, entry, text))
+        if text:
+            last_row = max(last_row, row)
+            last_col = max(last_col, col)
+    widths = cells.widths
     heights: dict[int, float] = {}
     if not last_row:
         return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], dict(widths), heights, None, True,
                     False, False, cells.freeze, cells.autofilter)
-    shown = [(r, c) for (r, c), entry in ordered if entry[0] is not None and r <= last_row and c <= last_col]
+    shown = [item for item in valued if item[0] <= last_row and item[1] <= last_col]
     content: dict[int, float] = {}
     words: dict[int, float] = {}
-    for key in shown:
-        text = texts[key]
-        style = cells.cells[key][2] or PLAIN
+    for _row, col, entry, text in shown:
+        style = entry[2] or PLAIN
         if not text or style.title:
             continue
-        bold, size = style.bold, style.size
-        widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
-        longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-        col = key[1]
-        content[col] = max(content.get(col, 0.0), widest_line + CELL_PADDING + 0.5)
-        words[col] = max(words.get(col, 0.0), longest_word + CELL_PADDING + 0.5)
+        widest_line, longest_word, _ = _measure(text, style.bold, style.size)
+        if widest_line + CELL_PADDING + 0.5 > content.get(col, 0.0):
+            content[col] = widest_line + CELL_PADDING + 0.5
+        if longest_word + CELL_PADDING + 0.5 > words.get(col, 0.0):
+            words[col] = longest_word + CELL_PADDING + 0.5
     for col in range(1, last_col + 1):
         current = widths.get(col)
         needed = min(content.get(col, 0.0), WIDEST_COLUMN)
         width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
         width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
         widths[col] = round(width, 1)
+    derived: dict[tuple[str, int], Style] = {}  # one wrapped or top-aligned style per style, not per cell
+
+    def changed(style: Style, how: str) -> Style:
+        key = (how, id(style))
+        made = derived.get(key)
+        if made is None:
+            made = derived[key] = style.wrapped() if how == "wrap" else style.top()
+        return made
+
     points_of: dict[int, float] = {}
-    by_row: dict[int, list[tuple[int, int]]] = {}
-    for key in shown:
-        by_row.setdefault(key[0], []).append(key)
-        text = texts[key]
+    by_row: dict[int, list[list[Any]]] = {}
+    for row, col, entry, text in shown:
+        by_row.setdefault(row, []).append(entry)
         if not text:
             continue
-        entry = cells.cells[key]
         style = entry[2] or PLAIN
-        width = widths.get(key[1]) or DEFAULT_WIDTH
+        width = widths.get(col) or DEFAULT_WIDTH
         wrap = style.wrap
-        if not wrap and not style.title and ("\n" in text or text_width(text, style.bold, style.size)
+        if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
                                              > width - CELL_PADDING):
-            entry[2] = style = style.wrapped()
+            entry[2] = style = changed(style, "wrap")
             wrap = True
-        lines = wrapped_lines(text, width, style.bold, style.size) if wrap else 1
-        points_of[key[0]] = max(points_of.get(key[0], 0.0), lines * LINE_POINTS * style.size / 11.0 + ROW_PADDING)
+        lines = _lines(text, width, style.bold, style.size) if wrap else 1
+        points = lines * LINE_POINTS * style.size / 11.0 + ROW_PADDING
+        if points > points_of.get(row, 0.0):
+            points_of[row] = points
     for row, points in points_of.items():
         if points > LINE_POINTS + ROW_PADDING:
             heights[row] = round(points, 1)
-            for key in by_row[row]:
-                entry = cells.cells[key]
+            for entry in by_row[row]:
                 if not (entry[2] and entry[2].vertical):
-                    entry[2] = (entry[2] or PLAIN).top()
+                    entry[2] = changed(entry[2] or PLAIN, "top")
     printed = last_col
-    for key in shown:
-        text = texts[key]
-        style = cells.cells[key][2] or PLAIN
+    for _row, col, entry, text in shown:
+        style = entry[2] or PLAIN
         if not text or not style.title:
             continue
-        need, col = text_width(text, style.bold, style.size), key[1]
+        need = text_width(text, style.bold, style.size)
         room = widths.get(col) or DEFAULT_WIDTH
         while room < need and col < 200:
             col += 1
@@ -362,7 +381,7 @@ def lay_out(cells: Cells) -> Laid:
         printed = max(printed, col)
     total = sum(widths.get(c) or DEFAULT_WIDTH for c in range(1, printed + 1))
     title_rows = bool(cells.freeze and cells.freeze.endswith("2") and last_row > 1)
-    return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in sorted(cells.cells.items())], widths, heights,
+    return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], widths, heights,
                 (last_row, printed), total > PORTRAIT_WIDTH, True, title_rows, cells.freeze, cells.autofilter)
 
 
@@ -371,12 +390,18 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
     """Write ``tab`` on the XlsxWriter ``sheet`` (fast_save.py's sheet class, exact widths and heights)."""
     laid = lay_out(table_cells(tab) if tab.kind == "table" else report_cells(tab))
 
+    by_id: dict[int, Any] = {}  # the few style objects of a tab, each looked up once
+
     def fmt(style: Style | None) -> Any:
         if style is None:
             return None
+        found = by_id.get(id(style), by_id)
+        if found is not by_id:
+            return found
         if style not in formats:
             props = style.xlsxwriter()
             formats[style] = out.add_format(props) if props else None
+        by_id[id(style)] = formats[style]
         return formats[style]
 
     exact: dict[int, float] = {}
