@@ -24,6 +24,7 @@ from adjudicator.outputs.layout import (
     text_width,
     wrapped_lines,
 )
+from adjudicator.outputs.writing import REFIT_ROWS
 
 
 def used_range(ws: Worksheet) -> tuple[int, int]:
@@ -42,15 +43,12 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
     last_row, last_col = used_range(ws)
     if not last_row:
         return
-    merged_width: dict[str, float] = {}
     merged_skip: set[str] = set()
     for merged in ws.merged_cells.ranges:
         for row in ws.iter_rows(min_row=merged.min_row, max_row=merged.max_row, min_col=merged.min_col,
                                 max_col=merged.max_col):
             for cell in row:
                 merged_skip.add(cell.coordinate)
-        merged_width[ws.cell(merged.min_row, merged.min_col).coordinate] = sum(
-            _width(ws, c) for c in range(merged.min_col, merged.max_col + 1))
     # widths: as wide as the content (up to WIDEST_COLUMN) and never narrower than its longest word
     content: dict[int, float] = {}
     words: dict[int, float] = {}
@@ -72,7 +70,14 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
         width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
         dimension.width = round(width, 1)
-    # wraps and heights
+    # wraps and heights, for the final widths; the rows fit_row_heights guessed fitted again
+    merged_width: dict[str, float] = {}
+    for merged in ws.merged_cells.ranges:
+        merged_width[ws.cell(merged.min_row, merged.min_col).coordinate] = sum(
+            _width(ws, c) for c in range(merged.min_col, merged.max_col + 1))
+    for number in getattr(ws, REFIT_ROWS, ()):
+        if number in ws.row_dimensions:
+            ws.row_dimensions[number].height = None
     for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
         points = 0.0
         for cell in row:

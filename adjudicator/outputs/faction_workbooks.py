@@ -26,6 +26,7 @@ from adjudicator.intake.identity import META_SHEET
 from adjudicator.intake.reading import top_left
 from adjudicator.intake.submissions import Submission
 from adjudicator.outputs.references import shown_reference
+from adjudicator.outputs.streamed import stream_new_tabs
 from adjudicator.outputs.writing import (
     ERROR_FILL,
     WARNING_FILL,
@@ -86,9 +87,10 @@ def problem_rows(problems: Sequence[Problem]) -> list[list[Any]]:
     ]
 
 
-def checked_copy(submission: Submission, lang: str) -> Workbook:
-    """The player's workbook with an Errors tab first and every offending cell marked."""
-    wb = copy_of(submission)
+def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> Workbook:
+    """The player's workbook with an Errors tab first and every offending cell marked; ``streamed``: the
+    Errors tab kept as data for XlsxWriter (see streamed.py; save it with fast_save.py or writing.py)."""
+    wb = stream_new_tabs(copy_of(submission), streamed)
     problems = list(submission.problems)
     ws = write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, problem_rows(problems), lang,
                            widths=[8, 10, 16, 8, 70, 60])
@@ -174,13 +176,16 @@ def results_workbook(
     lines: Sequence[LedgerLine],
     lang: str,
     title: Msg,
+    streamed: bool = False,
 ) -> Workbook:
-    """The faction's workbook with three new tabs: its orders and their outcomes, its report, its ledger."""
+    """The faction's workbook with three new tabs: its orders and their outcomes, its report, its ledger;
+    ``streamed``: the new tabs kept as data for XlsxWriter (see streamed.py)."""
     if submission is not None:
         wb = copy_of(submission)
     else:
         wb = Workbook()
         wb.remove(wb.active)
+    stream_new_tabs(wb, streamed)
     first = len(wb.worksheets)
     if submission is not None and submission.orders is not None:
         several = len(submission.orders.sheets) > 1

@@ -55,8 +55,14 @@ def save_workbook(wb: Workbook, target: str | Path) -> bool:
         save_fast(wb, target)
         return True
     except Untranslatable:
+        from adjudicator.outputs import layout, streamed
         from adjudicator.outputs.reproducible import make_reproducible
 
+        placeholders = [ws for ws in wb.worksheets if streamed.tab_of(ws) is not None]
+        streamed.materialize(wb)  # openpyxl saves it: the streamed tabs as openpyxl cells, laid out
+        for ws in placeholders:
+            if ws.sheet_state == "visible":
+                layout.lay_out_sheet(ws)
         wb.save(target)
         make_reproducible(target)
         return False
@@ -304,6 +310,7 @@ class _Writer:
         self.wb = wb
         self.out = out
         self.formats: dict[tuple[int, ...], Any] = {}
+        self.streamed_formats: dict[Any, Any] = {}
 
     def ws_of(self, sheet: Any) -> Worksheet:
         return self.wb[sheet.name]
@@ -347,6 +354,14 @@ class _Writer:
                 sheet.hidden = 2
 
     def sheet(self, ws: Worksheet, sheet: Any) -> None:
+        from adjudicator.outputs import streamed
+
+        tab = streamed.tab_of(ws)
+        if tab is not None:
+            if _only_a_placeholder(ws):
+                streamed.write_tab(tab, sheet, self.streamed_formats, self.out)
+                return
+            raise Untranslatable("a streamed tab given cells of its own")
         fmt = self.fmt
         # columns: widths and styles as openpyxl stores them
         exact: dict[int, float] = {}
@@ -640,6 +655,13 @@ class _Writer:
             column, number = coordinate_from_string(anchor)
             row, col = number - 1, column_index_from_string(column) - 1
         sheet.insert_chart(row, col, made)
+
+
+def _only_a_placeholder(ws: Worksheet) -> bool:
+    """Nothing was added to a streamed tab's placeholder since it was made (only its title and place)."""
+    return not (ws._cells or ws._images or ws._charts or ws.merged_cells.ranges  # noqa: SLF001
+                or ws.data_validations.dataValidation or ws.row_dimensions or ws.column_dimensions
+                or ws.sheet_state != "visible")
 
 
 def _column_pixels(ws: Worksheet, col: int) -> int:

@@ -199,14 +199,11 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             by_row.setdefault(row, []).append((col, cell, text or None))
     if not last_row:
         return
-    merged_width: dict[tuple[int, int], float] = {}
     merged_skip: set[tuple[int, int]] = set()
     for merged in ws.merged_cells.ranges:
         for row in range(merged.min_row, merged.max_row + 1):
             for col in range(merged.min_col, merged.max_col + 1):
                 merged_skip.add((row, col))
-        merged_width[(merged.min_row, merged.min_col)] = sum(
-            _width(ws, c) for c in range(merged.min_col, merged.max_col + 1))
     shown = [(row, col, cell, text) for row in sorted(by_row) if row <= last_row
              for col, cell, text in sorted(by_row[row], key=lambda entry: entry[0]) if col <= last_col]
     # widths: as wide as the content (up to WIDEST_COLUMN) and never narrower than its longest word
@@ -231,7 +228,10 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
         width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
         dimension.width = round(width, 1)
-    # wraps and heights
+    # wraps and heights, for the final widths (a merged cell's: of the columns it spans, widened)
+    merged_width = {(merged.min_row, merged.min_col): sum(_width(ws, c) for c in range(merged.min_col,
+                                                                                      merged.max_col + 1))
+                    for merged in ws.merged_cells.ranges}
     widths = {col: _width(ws, col) for col in range(1, last_col + 1)}
     row_cells: dict[int, list[Cell]] = {}
     points_of: dict[int, float] = {}
@@ -248,6 +248,7 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             wrap = True
         lines = wrapped_lines(text, width, bold, size) if wrap else 1
         points_of[row] = max(points_of.get(row, 0.0), lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
+    refit_rows(ws, points_of)
     for row, points in points_of.items():
         if points > LINE_POINTS + ROW_PADDING:
             ws.row_dimensions[row].height = round(points, 1)
@@ -255,6 +256,16 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
                 if not styles.alignment(cell)[1]:
                     styles.realign(cell, _aligned_top)
     print_setup(ws, last_row, _last_printed_column(ws, shown, last_col, styles), header_rows)
+
+
+def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:
+    """Rows whose height writing.py's fit_row_heights guessed before the columns were widened: one line
+    high again where their text now fits on one line (a taller one is set from ``points_of`` after)."""
+    from adjudicator.outputs.writing import REFIT_ROWS
+
+    for row in sorted(getattr(ws, REFIT_ROWS, ())):
+        if row in ws.row_dimensions and points_of.get(row, 0.0) <= LINE_POINTS + ROW_PADDING:
+            ws.row_dimensions[row].height = None
 
 
 def _width(ws: Worksheet, col: int) -> float:
@@ -314,7 +325,9 @@ def print_setup(ws: Worksheet, last_row: int, last_col: int, header_rows: int | 
 
 
 def lay_out(wb: Workbook) -> None:
-    """Lay out every visible sheet of ``wb``."""
+    """Lay out every visible sheet of ``wb`` (a streamed tab is laid out as it is written: streamed.py)."""
+    from adjudicator.outputs.streamed import tab_of
+
     for ws in wb.worksheets:
-        if ws.sheet_state == "visible" and isinstance(ws, Worksheet):
+        if ws.sheet_state == "visible" and isinstance(ws, Worksheet) and tab_of(ws) is None:
             lay_out_sheet(ws)

@@ -13,7 +13,6 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from adjudicator.engine.ruleset import ReportTable
 from adjudicator.engine.sheets import Column, Kind
 from adjudicator.i18n import Msg, msg, render
 from adjudicator.outputs.reproducible import make_reproducible
+from adjudicator.outputs.streamed import cell_value
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="305496")
@@ -63,18 +63,19 @@ def hidden_sheet(wb: Workbook, name: str, fresh: bool = False) -> Worksheet:
 
 
 def put(ws: Worksheet, row: int, col: int, value: Any, lang: str = "en") -> None:
-    """Write one cell; text is always stored as text, never as a formula."""
-    value = render(value, lang)
-    if value is None:
+    """Write one cell; text is always stored as text, never as a formula. An empty text leaves the cell
+    empty (as openpyxl reads back what it saved, and XlsxWriter would otherwise write an empty string)."""
+    shown = cell_value(value, lang)
+    if shown is None:
+        return
+    if shown[0] == "":
+        existing = ws._cells.get((row, col))  # noqa: SLF001 - the written cells, none created
+        if existing is not None:
+            existing.value = None
         return
     cell = ws.cell(row=row, column=col)
-    if isinstance(value, str):
-        cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)
-        cell.data_type = "s"
-    elif isinstance(value, (bool, int, float, Decimal)):
-        cell.value = value
-    else:
-        cell.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
+    cell.value = shown[0]
+    if shown[1] == "s":
         cell.data_type = "s"
 
 
@@ -169,9 +170,23 @@ def write_table_sheet(
     wb: Workbook, title: Msg | str, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
     widths: Sequence[int] = (),
 ) -> Worksheet:
-    from adjudicator.outputs.layout import align_number_headers
+    """A new tab of ``wb``: one header row, then ``rows``. In a workbook marked by
+    :func:`adjudicator.outputs.streamed.stream_new_tabs`, an empty placeholder holding the tab as data
+    (XlsxWriter writes its cells when the workbook is saved)."""
+    from adjudicator.outputs import streamed
 
     ws = wb.create_sheet(sheet_title(wb, str(render(title, lang))))
+    if streamed.streaming(wb):
+        return streamed.describe(ws, streamed.Tab("table", lang, headers=list(headers), rows=list(rows),
+                                                  widths=list(widths)))
+    fill_table_sheet(ws, headers, rows, lang, widths)
+    return ws
+
+
+def fill_table_sheet(ws: Worksheet, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
+                     widths: Sequence[int] = ()) -> None:
+    from adjudicator.outputs.layout import align_number_headers
+
     header_row(ws, 1, headers, lang, widths)
     last = write_rows(ws, 2, rows, lang)
     align_number_headers(ws, 1, 2, last - 1)  # a number's header over the number
@@ -184,14 +199,23 @@ def write_table_sheet(
     fit_to_page_width(ws)
     if headers:
         ws.auto_filter.ref = f"A1:{get_column_letter(len(headers))}{max(last - 1, 1)}"
-    return ws
 
 
 def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], lang: str) -> Worksheet:
-    """Several titled tables one below the other on one sheet."""
-    from adjudicator.outputs.layout import align_number_headers
+    """Several titled tables one below the other on one sheet (a placeholder holding them as data in a
+    workbook marked by :func:`adjudicator.outputs.streamed.stream_new_tabs`)."""
+    from adjudicator.outputs import streamed
 
     ws = wb.create_sheet(sheet_title(wb, title))
+    if streamed.streaming(wb):
+        return streamed.describe(ws, streamed.Tab("report", lang, tables=list(tables)))
+    fill_report_sheet(ws, tables, lang)
+    return ws
+
+
+def fill_report_sheet(ws: Worksheet, tables: Sequence[ReportTable], lang: str) -> None:
+    from adjudicator.outputs.layout import align_number_headers
+
     fit_to_page_width(ws)
     row = 1
     for table in tables:
@@ -205,7 +229,6 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
             row += 1
         row += 1
     fit_column_widths(ws)
-    return ws
 
 
 def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
@@ -219,8 +242,19 @@ def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
         ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, min(most, length + 2))
 
 
+#: The attribute of a sheet naming the rows whose height :func:`fit_row_heights` estimated: the layout fits
+#: them again for the columns' final widths (layout.py widens columns after these heights were guessed).
+REFIT_ROWS = "_adjudicator_refit_rows"
+
+
 def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
-    """Give rows with wrapped text the height of their longest cell, as an office program would."""
+    """Give rows with wrapped text the height of their longest cell, as an office program would; the
+    layout fits them again once the columns have their final widths (layout.py)."""
+    refit = getattr(ws, REFIT_ROWS, None)
+    if refit is None:
+        refit = set()
+        setattr(ws, REFIT_ROWS, refit)
+    refit.update(range(first, last))
     widths: dict[int, float] = {}
     for row in ws.iter_rows(min_row=first, max_row=last - 1):
         lines = 1
@@ -252,7 +286,9 @@ def atomic_save(wb: Workbook, path: Path) -> None:
     """Lay the workbook out (widths, row heights, print setup: see layout.py) and save it atomically, with
     fixed zip dates and order so that the same workbook gives the same bytes."""
     from adjudicator.outputs.layout import lay_out
+    from adjudicator.outputs.streamed import materialize
 
+    materialize(wb)  # openpyxl saves it: every tab as openpyxl cells
     lay_out(wb)
 
     def save(temporary: str) -> None:

@@ -30,6 +30,7 @@ from adjudicator.intake.submissions import Submission, flag_duplicates, inbox_fi
 from adjudicator.outputs.faction_workbooks import checked_copy, outcome_rows, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.parallel import in_parallel
+from adjudicator.outputs.streamed import stream_new_tabs
 from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_copy, atomic_save
 from adjudicator.store import master
@@ -204,7 +205,8 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
         if stems.count(name.casefold()) > 1:
             name = f"{name}-{submission.path.suffix.lstrip('.').lower()}"
         target = folder.checks_dir(campaign.turn) / f"{name}.checked.xlsx"
-        jobs.append(lambda s=submission, t=target: atomic_save_fast(checked_copy(s, _language_of(s, campaign)), t))
+        jobs.append(lambda s=submission, t=target: atomic_save_fast(
+            checked_copy(s, _language_of(s, campaign), streamed=True), t))
         written[submission.name] = target
     in_parallel(jobs)  # on both cores: see parallel.py
     return written
@@ -405,6 +407,7 @@ def _stage(
             ledger.for_faction(faction),
             lang,
             msg("Results of turn {turn}", turn=turn),
+            streamed=True,  # the new tabs written by XlsxWriter from their data (streamed.py)
         )
         add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
         pictures.decorate_results(wb, faction, submission, result, lang, label)
@@ -414,7 +417,7 @@ def _stage(
 
     def write_master() -> list[Msg]:
         """campaign.xlsx of the next turn; its answer: the earlier tabs a new language could not rewrite."""
-        wb = master.open_master(base)
+        wb = stream_new_tabs(master.open_master(base))  # the turn's tabs written from their data (streamed.py)
         stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
         master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
         order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}

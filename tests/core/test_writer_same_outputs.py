@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,8 @@ import pytest
 
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
-from adjudicator.outputs import layout
-from adjudicator.outputs.fast_save import save_fast
+from adjudicator.outputs import layout, streamed
+from adjudicator.outputs.writing import REFIT_ROWS, fill_report_sheet, fill_table_sheet
 from adjudicator.turn import pipeline
 from tests import writer_reference
 
@@ -142,29 +143,79 @@ def workbook_face(path: Path) -> dict[str, Any]:
     return face
 
 
+def _save_raw(wb: Any, path: Path) -> None:
+    """``wb`` as it is before its layout, saved by openpyxl (its pictures kept readable for the real save)."""
+    images = [image for ws in wb.worksheets for image in getattr(ws, "_images", [])]
+    pictures = [image._data() for image in images]  # a save reads (and closes) each picture once
+    for image, data in zip(images, pictures, strict=True):
+        image.ref = io.BytesIO(data)
+    wb.save(path)
+    for image, data in zip(images, pictures, strict=True):
+        image.ref = io.BytesIO(data)
+
+
+def _filled_the_old_way(path: Path, tabs: dict[str, streamed.Tab]) -> Any:
+    """The raw workbook at ``path`` with its streamed tabs built as openpyxl cells, as writing.py built them
+    before they were streamed."""
+    wb = openpyxl.load_workbook(path)
+    for title, tab in tabs.items():
+        if tab.kind == "table":
+            fill_table_sheet(wb[title], tab.headers, tab.rows, tab.lang, tab.widths)
+        else:
+            fill_report_sheet(wb[title], tab.tables, tab.lang)
+    return wb
+
+
+def _refit_rows(wb: Any) -> dict[str, set[int]]:
+    return {ws.title: set(getattr(ws, REFIT_ROWS, ())) for ws in wb.worksheets}
+
+
+def _with_refits(wb: Any, refits: dict[str, set[int]]) -> Any:
+    """A reloaded workbook told again which rows' heights were guessed (a mark the file does not keep)."""
+    for title, rows in refits.items():
+        if rows:
+            setattr(wb[title], REFIT_ROWS, set(rows))
+    return wb
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each saved workbook made the old way (its streamed tabs as openpyxl cells, the reference layout over
+    every coordinate, openpyxl's save) and as the project writes it (layout.py, then XlsxWriter writing the
+    streamed tabs from their data): the same face."""
     raw = tmp_path / "raw"
     raw.mkdir()
-    captured: list[tuple[Path, bool]] = []
+    # (raw workbook, its streamed tabs made the old way, the file the project wrote or None for an openpyxl save)
+    captured: list[tuple[Path, dict[str, streamed.Tab], Path | None]] = []
     fast = layout.lay_out
     real_fast_save = pipeline.atomic_save_fast
+    in_fast: list[bool] = []
+
+    refits: dict[Path, dict[str, set[int]]] = {}  # the rows whose guessed heights the layout fits again
 
     def capture(wb: Any) -> None:
-        path = raw / f"{len(captured):03}.xlsx"
-        images = [image for ws in wb.worksheets for image in getattr(ws, "_images", [])]
-        pictures = [image._data() for image in images]  # a save reads (and closes) each picture once
-        for image, data in zip(images, pictures, strict=True):
-            image.ref = io.BytesIO(data)
-        wb.save(path)
-        for image, data in zip(images, pictures, strict=True):
-            image.ref = io.BytesIO(data)
-        captured.append((path, False))
+        if not in_fast:
+            path = raw / f"{len(captured):03}.xlsx"
+            refits[path] = _refit_rows(wb)
+            _save_raw(wb, path)
+            captured.append((path, {}, None))
         fast(wb)
 
     def capture_fast(wb: Any, target: Path) -> bool:
-        real_fast_save(wb, target)  # lays it out through capture, which records it
-        captured[-1] = (captured[-1][0], True)
+        path = raw / f"{len(captured):03}.xlsx"
+        tabs = {ws.title: streamed.tab_of(ws) for ws in wb.worksheets if streamed.tab_of(ws) is not None}
+        refits[path] = _refit_rows(wb)
+        _save_raw(wb, path)
+        # the old way's cells made now, in the run's context (the words a run renders them with)
+        _filled_the_old_way(path, tabs).save(path)
+        in_fast.append(True)
+        try:
+            assert real_fast_save(wb, target), "saved by openpyxl: the writer must translate it whole"
+        finally:
+            in_fast.clear()
+        written = raw / f"{len(captured):03}.written.xlsx"
+        shutil.copyfile(target, written)
+        captured.append((path, tabs, written))
         return True
 
     monkeypatch.setattr(layout, "lay_out", capture)
@@ -176,17 +227,18 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
     pipeline.run(root)
     assert captured
     monkeypatch.undo()
-    checked_copies = results = by_xlsxwriter = 0
-    for path, with_xlsxwriter in captured:
-        wb = openpyxl.load_workbook(path)
+    checked_copies = results = by_xlsxwriter = streamed_tabs = 0
+    for path, tabs, written in captured:
+        wb = _with_refits(openpyxl.load_workbook(path), refits[path])
         writer_reference.lay_out(wb)
         wb.save(tmp_path / "before.xlsx")
-        wb = openpyxl.load_workbook(path)
-        layout.lay_out(wb)
-        if with_xlsxwriter:  # as the writer saves it: no openpyxl fallback here, it must translate whole
-            save_fast(wb, tmp_path / "after.xlsx")
+        if written is not None:  # as the writer wrote it: no openpyxl fallback, it must translate whole
+            shutil.copyfile(written, tmp_path / "after.xlsx")
             by_xlsxwriter += 1
+            streamed_tabs += len(tabs)
         else:
+            wb = _with_refits(openpyxl.load_workbook(path), refits[path])
+            layout.lay_out(wb)
             wb.save(tmp_path / "after.xlsx")
         before, after = workbook_face(tmp_path / "before.xlsx"), workbook_face(tmp_path / "after.xlsx")
         assert before.keys() == after.keys(), path.name
@@ -197,7 +249,7 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
                     if isinstance(old, dict):
                         differing = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
                         assert not differing, (path.name, key, part, [(k, old.get(k), new.get(k))
-                                                                     for k in differing[:3]])
+                                                                     for k in differing[:3]], len(differing))
                     elif isinstance(old, list):
                         assert old == new, (path.name, key, part, [v for v in old if v not in new][:2],
                                             [v for v in new if v not in old][:2])
@@ -207,3 +259,4 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
     if ruleset == "star_sectors":  # its example gives both; inner_sphere's run stops for the GM's input
         assert checked_copies and results, (checked_copies, results)
     assert by_xlsxwriter >= checked_copies + results, (by_xlsxwriter, checked_copies, results)
+    assert streamed_tabs >= checked_copies + 2 * results, (streamed_tabs, checked_copies, results)  # report, ledger

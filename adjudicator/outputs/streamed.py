@@ -1,0 +1,448 @@
+"""The adjudicator's own tabs (Errors, Outcome, Report, Ledger, the master's turn tabs) written straight by
+XlsxWriter, never built as openpyxl cells.
+
+:func:`adjudicator.outputs.writing.write_table_sheet` and ``write_report_sheet`` describe such a tab as data
+(headers, rows, preset widths) on an empty placeholder sheet of the openpyxl workbook when the workbook was
+marked with :func:`stream_new_tabs`: the placeholder keeps the tab's name and place among the sheets (the
+workbook's active and selected tabs, the links other tabs make to it), and :mod:`adjudicator.outputs.fast_save`
+writes its cells from the description. Widths, wraps, row heights and the print setup are computed here while
+the cells are made, by the rules of :mod:`adjudicator.outputs.layout` (the same figures: the tests compare the
+two ways cell for cell). Whatever must be saved by openpyxl after all (a workbook XlsxWriter cannot write,
+:func:`adjudicator.outputs.writing.atomic_save`) has its placeholders filled first by :func:`materialize`, the
+openpyxl way, so nothing depends on which writer saves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+from adjudicator.i18n import render
+from adjudicator.outputs.layout import (
+    CELL_PADDING,
+    DEFAULT_WIDTH,
+    LINE_POINTS,
+    PORTRAIT_WIDTH,
+    ROW_PADDING,
+    WIDEST_COLUMN,
+    text_width,
+    wrapped_lines,
+)
+
+#: The attribute of an openpyxl workbook that asks for streamed tabs, and of a placeholder sheet its tab.
+STREAM_FLAG = "_adjudicator_stream_tabs"
+TAB = "_adjudicator_streamed_tab"
+#: openpyxl gives a column it is asked about (and not yet told a width) this width.
+OPENPYXL_NEW_COLUMN = 13.0
+
+
+def stream_new_tabs(wb: Any, on: bool = True) -> Any:
+    """Mark ``wb``: its new tables and report tabs are described, not built, until saved."""
+    setattr(wb, STREAM_FLAG, on)
+    return wb
+
+
+def streaming(wb: Any) -> bool:
+    return bool(getattr(wb, STREAM_FLAG, False))
+
+
+def tab_of(ws: Any) -> Tab | None:
+    return getattr(ws, TAB, None)
+
+
+@dataclass(frozen=True)
+class Style:
+    """What the adjudicator's tabs set of a cell's style (all else is the workbook's default)."""
+
+    bold: bool = False
+    size: float = 11.0
+    colour: str | None = None
+    fill: str | None = None
+    horizontal: str | None = None
+    vertical: str | None = None
+    wrap: bool = False
+
+    @property
+    def title(self) -> bool:
+        return self.size > 11
+
+    def xlsxwriter(self) -> dict[str, Any]:
+        """The format properties fast_save.py gives the openpyxl style of the same look."""
+        props: dict[str, Any] = {}
+        if self.size != 11.0:
+            props["font_size"] = self.size
+        if self.bold:
+            props["bold"] = True
+        if self.colour:
+            props["font_color"] = "#" + self.colour
+        if self.fill:
+            props["pattern"] = 1
+            props["bg_color"] = "#" + self.fill
+        if self.horizontal:
+            props["align"] = self.horizontal
+        if self.vertical:
+            props["valign"] = self.vertical
+        if self.wrap:
+            props["text_wrap"] = True
+        return props
+
+    def wrapped(self) -> Style:  # layout.py's _with_wrap
+        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, self.vertical or "top", True)
+
+    def top(self) -> Style:  # layout.py's _aligned_top
+        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap)
+
+    def right(self) -> Style:  # layout.py's align_number_headers
+        return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap)
+
+
+PLAIN = Style()
+HEADER = Style(bold=True, colour="FFFFFF", fill="305496", vertical="top", wrap=True)
+TITLE = Style(bold=True, size=13)
+WRAP_TOP = Style(vertical="top", wrap=True)
+
+
+@dataclass
+class Tab:
+    """One tab as data: ``kind`` "table" (headers, rows, widths) or "report" (titled tables)."""
+
+    kind: str
+    lang: str
+    headers: Sequence[Any] = ()
+    rows: list[Sequence[Any]] = field(default_factory=list)
+    widths: Sequence[int] = ()
+    tables: Sequence[Any] = ()
+
+
+def describe(ws: Any, tab: Tab) -> Any:
+    setattr(ws, TAB, tab)
+    return ws
+
+
+def materialize(wb: Any) -> None:
+    """Fill every placeholder of ``wb`` with its cells, the openpyxl way (for a save by openpyxl)."""
+    from adjudicator.outputs.writing import fill_report_sheet, fill_table_sheet
+
+    for ws in wb.worksheets:
+        tab = tab_of(ws)
+        if tab is None:
+            continue
+        delattr(ws, TAB)
+        if tab.kind == "table":
+            fill_table_sheet(ws, tab.headers, tab.rows, tab.lang, tab.widths)
+        else:
+            fill_report_sheet(ws, tab.tables, tab.lang)
+    setattr(wb, STREAM_FLAG, False)
+
+
+# ------------------------------------------------------------------------------------------- the cells
+def cell_value(value: Any, lang: str) -> tuple[Any, str] | None:
+    """What :func:`adjudicator.outputs.writing.put` stores: (value, "s" text | "n" number | "b" boolean)."""
+    value = render(value, lang)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return ILLEGAL_CHARACTERS_RE.sub("", value)[:32767], "s"
+    if isinstance(value, bool):
+        return value, "b"
+    if isinstance(value, (int, float, Decimal)):
+        return value, "n"
+    return ILLEGAL_CHARACTERS_RE.sub("", str(value))[:32767], "s"
+
+
+class Cells:
+    """A tab's cells as openpyxl would hold them after writing.py's functions: value, kind and style by
+    (row, column), from 1; and the column widths they set."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[Any]] = {}  # [value or None, kind, style]
+        self.widths: dict[int, float] = {}
+        self.freeze: str | None = None
+        self.autofilter: str | None = None
+
+    def put(self, row: int, col: int, value: Any, lang: str, style: Style | None = None) -> None:
+        shown = cell_value(value, lang)
+        if shown is None or shown[0] == "":  # writing.py's put: an empty text leaves the cell empty
+            if shown is not None and (row, col) in self.cells:
+                self.cells[(row, col)][0] = None
+            if style is not None:
+                self.style(row, col, style)
+            return
+        entry = self.cells.get((row, col))
+        if entry is None:
+            self.cells[(row, col)] = [shown[0], shown[1], style]
+        else:
+            entry[0], entry[1] = shown
+            if style is not None:
+                entry[2] = style
+
+    def style(self, row: int, col: int, style: Style) -> None:
+        entry = self.cells.get((row, col))
+        if entry is None:
+            self.cells[(row, col)] = [None, "n", style]
+        else:
+            entry[2] = style
+
+    def column_width(self, col: int) -> float:
+        """openpyxl's ``ws.column_dimensions[letter].width``, which makes the column (13 wide) when asked."""
+        return self.widths.setdefault(col, OPENPYXL_NEW_COLUMN)
+
+    def header_row(self, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
+        from adjudicator.i18n import render
+
+        for col, header in enumerate(headers, start=1):
+            self.put(row, col, header, lang, HEADER)
+            self.style(row, col, HEADER)
+            width = widths[col - 1] if col - 1 < len(widths) else max(12, min(40, len(str(render(header, lang))) + 4))
+            self.widths[col] = max(self.column_width(col) or 0, width)
+
+    def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str) -> int:
+        row = start
+        for values in rows:
+            for col, value in enumerate(values, start=1):
+                self.put(row, col, value, lang)
+            row += 1
+        return row
+
+    def align_number_headers(self, header: int, first: int, last: int) -> None:
+        numbers: dict[int, bool] = {}
+        for (row, col), (value, kind, _style) in self.cells.items():
+            if first <= row <= last and value is not None:
+                numeric = isinstance(value, int | float) and not isinstance(value, bool) and kind == "n"
+                numbers[col] = numbers.get(col, True) and numeric
+        for col, only_numbers in numbers.items():
+            entry = self.cells.get((header, col))
+            if only_numbers and entry is not None and entry[0] is not None:
+                entry[2] = (entry[2] or PLAIN).right()
+
+
+def table_cells(tab: Tab) -> Cells:
+    """writing.py's fill_table_sheet, as data."""
+    cells = Cells()
+    cells.header_row(1, tab.headers, tab.lang, tab.widths)
+    last = cells.write_rows(2, tab.rows, tab.lang)
+    cells.align_number_headers(1, 2, last - 1)
+    for col, width in enumerate(tab.widths, start=1):
+        if width >= 40:
+            for r in range(2, last):
+                cells.style(r, col, WRAP_TOP)
+    cells.freeze = "A2"
+    if tab.headers:
+        from openpyxl.utils import get_column_letter
+
+        cells.autofilter = f"A1:{get_column_letter(len(tab.headers))}{max(last - 1, 1)}"
+    return cells
+
+
+def report_cells(tab: Tab) -> Cells:
+    """writing.py's fill_report_sheet, as data."""
+    from adjudicator.i18n import msg
+
+    cells = Cells()
+    row = 1
+    for table in tab.tables:
+        cells.put(row, 1, table.title, tab.lang, TITLE)
+        cells.style(row, 1, TITLE)
+        cells.header_row(row + 1, table.headers, tab.lang)
+        first, row = row + 2, cells.write_rows(row + 2, table.rows, tab.lang)
+        cells.align_number_headers(first - 1, first, row - 1)
+        if not table.rows:
+            cells.put(row, 1, msg("(none)"), tab.lang)
+            row += 1
+        row += 1
+    # writing.py's fit_column_widths: each column as wide as its longest value (titles aside), up to 60
+    longest: dict[int, int] = {}
+    for (_row, col), (value, _kind, style) in cells.cells.items():
+        if value is not None and not (style is not None and style.bold and style.size > 12):
+            longest[col] = max(longest.get(col, 0), len(str(value)))
+    for col, length in longest.items():
+        cells.widths[col] = max(cells.column_width(col) or 0, min(60, length + 2))
+    return cells
+
+
+# ------------------------------------------------------------------------------------------- layout
+def _shown(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+@dataclass
+class Laid:
+    """A tab ready to write: its cells (row order), widths, heights and print setup."""
+
+    cells: list[tuple[int, int, Any, str, Style | None]]
+    widths: dict[int, float]
+    heights: dict[int, float]
+    print_area: tuple[int, int] | None
+    landscape: bool
+    a4: bool
+    title_rows: bool
+    freeze: str | None
+    autofilter: str | None
+
+
+@lru_cache(maxsize=65536)
+def _measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
+    """(widest line, longest word, the whole text on one line) of ``text``, in "0" widths."""
+    widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
+    longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
+    return widest_line, longest_word, text_width(text, bold, size)
+
+
+_lines = lru_cache(maxsize=65536)(wrapped_lines)
+
+
+def lay_out(cells: Cells) -> Laid:
+    """layout.py's lay_out_sheet over the cells (no merged cells in these tabs)."""
+    ordered = sorted(cells.cells.items())
+    last_row = last_col = 0
+    valued: list[tuple[int, int, list[Any], str]] = []  # the cells holding a value, in row order
+    for (row, col), entry in ordered:
+        text = _shown(entry[0])
+        if text is None:
+            continue
+        valued.append((row, col, entry, text))
+        if text:
+            last_row = max(last_row, row)
+            last_col = max(last_col, col)
+    widths = cells.widths
+    heights: dict[int, float] = {}
+    if not last_row:
+        return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], dict(widths), heights, None, True,
+                    False, False, cells.freeze, cells.autofilter)
+    shown = [item for item in valued if item[0] <= last_row and item[1] <= last_col]
+    content: dict[int, float] = {}
+    words: dict[int, float] = {}
+    for _row, col, entry, text in shown:
+        style = entry[2] or PLAIN
+        if not text or style.title:
+            continue
+        widest_line, longest_word, _ = _measure(text, style.bold, style.size)
+        if widest_line + CELL_PADDING + 0.5 > content.get(col, 0.0):
+            content[col] = widest_line + CELL_PADDING + 0.5
+        if longest_word + CELL_PADDING + 0.5 > words.get(col, 0.0):
+            words[col] = longest_word + CELL_PADDING + 0.5
+    for col in range(1, last_col + 1):
+        current = widths.get(col)
+        needed = min(content.get(col, 0.0), WIDEST_COLUMN)
+        width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
+        width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
+        widths[col] = round(width, 1)
+    derived: dict[tuple[str, int], Style] = {}  # one wrapped or top-aligned style per style, not per cell
+
+    def changed(style: Style, how: str) -> Style:
+        key = (how, id(style))
+        made = derived.get(key)
+        if made is None:
+            made = derived[key] = style.wrapped() if how == "wrap" else style.top()
+        return made
+
+    points_of: dict[int, float] = {}
+    by_row: dict[int, list[list[Any]]] = {}
+    for row, col, entry, text in shown:
+        by_row.setdefault(row, []).append(entry)
+        if not text:
+            continue
+        style = entry[2] or PLAIN
+        width = widths.get(col) or DEFAULT_WIDTH
+        wrap = style.wrap
+        if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
+                                             > width - CELL_PADDING):
+            entry[2] = style = changed(style, "wrap")
+            wrap = True
+        lines = _lines(text, width, style.bold, style.size) if wrap else 1
+        points = lines * LINE_POINTS * style.size / 11.0 + ROW_PADDING
+        if points > points_of.get(row, 0.0):
+            points_of[row] = points
+    for row, points in points_of.items():
+        if points > LINE_POINTS + ROW_PADDING:
+            heights[row] = round(points, 1)
+            for entry in by_row[row]:
+                if not (entry[2] and entry[2].vertical):
+                    entry[2] = changed(entry[2] or PLAIN, "top")
+    printed = last_col
+    for _row, col, entry, text in shown:
+        style = entry[2] or PLAIN
+        if not text or not style.title:
+            continue
+        need = text_width(text, style.bold, style.size)
+        room = widths.get(col) or DEFAULT_WIDTH
+        while room < need and col < 200:
+            col += 1
+            room += widths.get(col) or DEFAULT_WIDTH
+        printed = max(printed, col)
+    total = sum(widths.get(c) or DEFAULT_WIDTH for c in range(1, printed + 1))
+    title_rows = bool(cells.freeze and cells.freeze.endswith("2") and last_row > 1)
+    return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], widths, heights,
+                (last_row, printed), total > PORTRAIT_WIDTH, True, title_rows, cells.freeze, cells.autofilter)
+
+
+# ------------------------------------------------------------------------------------------- writing
+def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None:
+    """Write ``tab`` on the XlsxWriter ``sheet`` (fast_save.py's sheet class, exact widths and heights)."""
+    laid = lay_out(table_cells(tab) if tab.kind == "table" else report_cells(tab))
+
+    by_id: dict[int, Any] = {}  # the few style objects of a tab, each looked up once
+
+    def fmt(style: Style | None) -> Any:
+        if style is None:
+            return None
+        found = by_id.get(id(style), by_id)
+        if found is not by_id:
+            return found
+        if style not in formats:
+            props = style.xlsxwriter()
+            formats[style] = out.add_format(props) if props else None
+        by_id[id(style)] = formats[style]
+        return formats[style]
+
+    exact: dict[int, float] = {}
+    for col in sorted(laid.widths):
+        width = laid.widths[col]
+        if width:
+            sheet.set_column(col - 1, col - 1, width, None)
+            exact[col - 1] = float(width)
+    sheet.exact = exact
+    heights: dict[int, float] = {}
+    for row in sorted(laid.heights):
+        sheet.set_row(row - 1, laid.heights[row], None)
+        heights[row - 1] = float(laid.heights[row])
+    sheet.heights = heights
+    write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
+    for row, col, value, kind, style in laid.cells:
+        r, c, f = row - 1, col - 1, fmt(style)
+        if value is None:
+            if f is not None:
+                write_blank(r, c, None, f)
+        elif kind == "s":
+            write_string(r, c, value, f)
+        elif kind == "b":
+            sheet.write_boolean(r, c, value, f)
+        else:
+            write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+    if laid.freeze:
+        sheet.freeze_panes(int(laid.freeze[1:]) - 1, 0)
+    if laid.autofilter:
+        sheet.autofilter(laid.autofilter)
+    if laid.landscape:
+        sheet.set_landscape()
+    else:
+        sheet.set_portrait()
+    if laid.a4:
+        sheet.set_paper(9)
+    sheet.fit_to_pages(1, 0)
+    sheet.set_margins(0.75, 0.75, 1, 1)  # openpyxl's default margins, as fast_save.py writes them
+    sheet.set_header("", {"margin": 0.5})
+    sheet.set_footer("", {"margin": 0.5})
+    if laid.print_area:
+        sheet.print_area(0, 0, laid.print_area[0] - 1, laid.print_area[1] - 1)
+    if laid.title_rows:
+        sheet.repeat_rows(0, 0)
