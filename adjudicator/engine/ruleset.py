@@ -209,6 +209,9 @@ class Ruleset(ABC):
     #: The values of its rule tables' columns that take a few words, in those words: {column: {code: msgid}}
     #: (a key ``table.column`` for one table's column only); such a column reads only those codes.
     rule_table_values: dict[str, dict[str, str]] = {}  # noqa: RUF012 - a declaration, never changed
+    #: The words of the parts of its ledger references that are not order types or sheets ({code: msgid}): a
+    #: reference ``battle:C3`` reads "Battle, C3" when it declares ``{"battle": N_("Battle")}``.
+    reference_words: dict[str, str] = {}  # noqa: RUF012 - a declaration, never changed
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A ruleset whose data package ships ``tables.toml`` gets the campaign's *Rule tables* sheet (the GM's

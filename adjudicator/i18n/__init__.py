@@ -73,6 +73,11 @@ def ruleset_catalog(locale: Traversable | None) -> Iterator[None]:
         _RULESET_LOCALE.reset(token)
 
 
+def scoped_locale() -> Traversable | None:
+    """The catalog folder of the ruleset being worked for (inside :func:`ruleset_catalog`), else ``None``."""
+    return _RULESET_LOCALE.get()
+
+
 def scoped_catalog_files(lang: str, locale: Traversable) -> list[Traversable]:
     """A ruleset's own ``.po`` files of ``lang`` (any domain), then the core's catalogs."""
     folder = locale / lang / "LC_MESSAGES"

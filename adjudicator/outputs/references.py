@@ -1,25 +1,39 @@
 """Ledger references in the reader's words: ``ALPHA:BUILD:row 3`` is shown as "ALPHA, ПОСТРОЙКА, строка 3",
-``gm:sales:row 2`` as "GM, Sales, row 2". The references themselves stay as they are in the ledger (a
-stable key the GM's campaign.xlsx keeps); only what a player's results show is translated."""
+``gm:sales:row 2`` as "GM, Sales, row 2", ``battle:C3`` as "Битва, C3". The references themselves stay as they
+are in the ledger (a stable key the GM's campaign.xlsx keeps); only what a reader sees is translated.
+
+A reference is read with the words of the ruleset being worked for (inside ``ruleset_catalog``): two rulesets
+may use one code for different things (Coordinated Orders' ``MOVE`` is "Move", Star Sectors' "MOVE")."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
 
-from adjudicator.i18n import N_, Msg, Words, msg
+from adjudicator.i18n import N_, Msg, Words, msg, scoped_locale
 
 ROW = re.compile(r"^row (\d+)$")
+CORE_WORDS = {"gm": N_("GM"), "income": N_("income")}
+
+
+def _labels() -> dict[str, str]:
+    locale = scoped_locale()
+    return _labels_for(str(locale) if locale is not None else None)
 
 
 @cache
-def _labels() -> dict[str, str]:
-    """The msgid of every code a reference may hold: order types, sheet keys, GM sheet keys."""
+def _labels_for(locale: str | None) -> dict[str, str]:
+    """The msgid of every code a reference may hold: order types, sheet and table keys, the ruleset's own words
+    (of the ruleset whose catalog folder is ``locale``; of every ruleset outside a ruleset's scope)."""
     from adjudicator.engine.registry import installed
 
-    found: dict[str, str] = {"gm": N_("GM"), "income": N_("income")}
+    found: dict[str, str] = dict(CORE_WORDS)
     for ruleset in installed().values():
-        for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas):
+        if locale is not None and str(ruleset.locale()) != locale:
+            continue
+        for code, label in ruleset.reference_words.items():
+            found.setdefault(code, label)
+        for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas, *ruleset.state_schemas):
             found.setdefault(schema.key, schema.title)
             for column in schema.columns:
                 for choice in column.choices:
@@ -42,4 +56,4 @@ def shown_reference(reference: object) -> Msg | Words | object:
 
 def label_of(code: str) -> str | None:
     """The msgid of a ruleset's code (an order type, a unit type...), if it has one."""
-    return _labels().get(code) if code not in ("gm", "income") else None
+    return _labels().get(code) if code not in CORE_WORDS else None

@@ -47,6 +47,8 @@ PHASES = (*star_sectors_rules.LEDGER_PHASES, galactic_war_rules.MOVEMENT, coordi
           is_common.RESEARCH, is_common.JUMPSHIPS, is_common.END, is_common.GM)
 #: English words of ledger references and report fragments ("ALPHA:BUILD:row 3", "(MEDIUM)", "damaged").
 ENGLISH = re.compile(r"(?<![\w-])(row \d+|damaged|repaired|ground combat|rounds)(?![\w-])")
+#: A ledger reference shown as its key ("battle:C3", "upkeep:defences"), not in the reader's words.
+RAW_REFERENCE = re.compile(r"(?<![\w-])([a-z]+:[\w-]+)")
 
 
 def table_cells(tables: dict, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str, object]]:
@@ -134,6 +136,16 @@ def vocabulary(lang: str, name: str) -> tuple[set[str], set[str]]:
                         codes.add(choice.code)
                     if choice.label != word:
                         labels.add(choice.label)
+    this = installed()[name]
+    own = {choice.code: choice.label for schema in (*this.order_schemas, *this.gm_input_schemas)
+           for column in schema.columns for choice in column.choices}
+    for other in installed().values():  # a code two rulesets share (MOVE) shows this ruleset's word, not the other's
+        for schema in (*other.order_schemas, *other.gm_input_schemas):
+            for column in schema.columns:
+                for choice in column.choices:
+                    if choice.code in own and choice.label != own[choice.code] and gettext_in(lang, own[choice.code]) \
+                            != choice.label:
+                        labels.add(choice.label)
     return codes, labels
 
 
@@ -165,6 +177,7 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
     code_pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, codes), key=len, reverse=True))
                               + r")(?![\w-])")
     book = openpyxl.load_workbook(path)
+    reference = gettext_in(lang, "Reference")  # a ledger's column (dice keys stay keys: a player verifies them)
     found = []
     for ws in book.worksheets:
         if ws.sheet_state != "visible":
@@ -178,8 +191,10 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
                 if not isinstance(cell.value, str) or cell.data_type == "f" or cell.column in skipped:
                     continue
                 text = cell.value.strip()
-                if text in labels or text in codes:
+                if text in labels or text in codes or any(part in labels for part in text.split(", ")[1:]):
                     found.append(f"{ws.title}!{cell.coordinate}: {text!r}")
+                elif headers.get(cell.column) == reference and (hit := RAW_REFERENCE.search(text)):
+                    found.append(f"{ws.title}!{cell.coordinate}: the reference {hit.group(1)!r} in {text!r}")
                 elif text in table_codes or any(part.strip() in table_codes for part in text.split(".")):
                     found.append(f"{ws.title}!{cell.coordinate}: rule tables' {text!r}")
                 elif hit := code_pattern.search(IDENTIFIER.sub(" ", text)) or ENGLISH.search(text):

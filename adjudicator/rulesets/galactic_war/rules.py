@@ -65,6 +65,7 @@ class GalacticWar(Ruleset):
     gm_input_schemas = (schemas.PURCHASES,)
     rule_table_words = TABLE_WORDS  # the Rule tables sheet's words (table_words.py)
     rule_table_values = TABLE_VALUES
+    reference_words = {"battle": N_("Battle"), "invasion": N_("Invasion")}  # noqa: RUF012 - ledger references
 
     def account_label(self, account: str) -> Msg | str:
         """A race's credits in the reader's words."""

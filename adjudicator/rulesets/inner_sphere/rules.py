@@ -95,6 +95,8 @@ class InnerSphere(Ruleset):
     gm_input_schemas = (schemas.COMBATS, schemas.ACCIDENTS, schemas.DAMAGE, schemas.SALES_AGREED, schemas.ADJUSTMENTS)
     rule_table_words = TABLE_WORDS  # the Rule tables sheet's words (table_words.py)
     rule_table_values = TABLE_VALUES
+    reference_words = {  # noqa: RUF012 - the ledger's "upkeep:defences", "ns:D-NS1" in words
+        "upkeep": N_("Upkeep"), "defences": N_("Aerospace defences"), "ns": N_("Jumpship")}
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
         return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("rule_tables")),

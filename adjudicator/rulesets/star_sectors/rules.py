@@ -92,6 +92,7 @@ class StarSectors(Ruleset):
     faction_columns = (schemas.TREASURY,)
     state_schemas = (schemas.MAP, schemas.FLEETS, schemas.PROJECTS, schemas.USAGES)
     order_schemas = (schemas.ORDERS,)
+    reference_words = {"battle": N_("Battle")}  # noqa: RUF012 - the ledger's "battle:C3" reads "Battle, C3"
     gm_input_schemas = (
         schemas.BATTLES,
         schemas.SQUARE_RESULTS,
