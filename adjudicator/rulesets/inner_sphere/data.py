@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import pandas as pd
@@ -118,8 +119,14 @@ HIGHEST = ("regular_pct", "factory_income_pct")
 
 def research_levels(tables: Mapping[str, Any] | None = None) -> dict[str, list[dict[str, int]]]:
     """The levels of each research line (of ``tables``, a campaign's; by default the ruleset's own)."""
-    research = (tables if tables is not None else rule_tables())["research"]
+    research = tables["research"] if tables is not None else _default_research()
     return {line: [dict(level) for level in levels] for line, levels in research.items()}
+
+
+@cache
+def _default_research() -> dict[str, Any]:
+    """The ruleset's own research table, read once (callers get copies of its levels)."""
+    return rule_tables()["research"]
 
 
 def bonuses(points: dict[str, int], tables: Mapping[str, Any] | None = None) -> dict[str, int]:

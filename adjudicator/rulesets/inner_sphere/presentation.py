@@ -7,12 +7,12 @@ from typing import Any
 
 from adjudicator.engine.presentation import Presentation
 from adjudicator.engine.ruleset import Campaign
-from adjudicator.rulesets.inner_sphere.state import world_from_tables
+from adjudicator.rulesets.inner_sphere.state import start_world
 
 
 class InnerSpherePresentation(Presentation):
     def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        world = world_from_tables(campaign.tables)
+        world = start_world(campaign.tables)  # read only
         own = sorted(h for h, s in world.systems.items() if s.owner == faction)
         ships = sorted(s.id for s in world.jumpships.values() if s.owner == faction)
         damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)

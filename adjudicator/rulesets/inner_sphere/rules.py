@@ -41,7 +41,7 @@ from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
 from adjudicator.rulesets.inner_sphere.phases import research as research_phase
 from adjudicator.rulesets.inner_sphere.presentation import InnerSpherePresentation
 from adjudicator.rulesets.inner_sphere.reports import Reporter
-from adjudicator.rulesets.inner_sphere.state import World, hex_id, world_from_tables, world_to_tables
+from adjudicator.rulesets.inner_sphere.state import World, hex_id, start_world, world_from_tables, world_to_tables
 from adjudicator.rulesets.inner_sphere.table_words import TABLE_VALUES, TABLE_WORDS
 
 #: Every order of the five order sheets, and when a state's rows of each are checked and paid: 3.1 repairs,
@@ -110,7 +110,7 @@ class InnerSphere(Ruleset):
         """The state's orders against the start of the turn, on a world of its own (``check``): the sales that
         come due, its economy, then its rows in payment order, so that a player learns before the deadline
         which rows would be refused, E-FUNDS included."""
-        snapshot = world_from_tables(campaign.tables)
+        snapshot = start_world(campaign.tables).copy()  # built once per check, copied for each faction
         world = snapshot.copy()
         apply_sales_due(world, campaign.turn)
         return faction_state(world, self.context(campaign, ledger, snapshot), faction, area(campaign))

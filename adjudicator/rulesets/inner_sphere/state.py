@@ -7,7 +7,10 @@ so that a 2.5 upkeep or a 31.25 repair reconcile exactly.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import cache
 from typing import Any
 
 import pandas as pd
@@ -168,7 +171,9 @@ class World:
     research: dict[str, list[dict[str, int]]] = field(default_factory=dict)
 
     def copy(self) -> World:
-        return copy.deepcopy(self)
+        """A world of its own: the same values as ``copy.deepcopy`` gives, made field by field (a check copies
+        the whole Inner Sphere for every faction, and deepcopy's bookkeeping was most of that cost)."""
+        return _copied(self)
 
     def owner(self, hex_: str) -> str:
         system = self.systems.get(hex_)
@@ -198,11 +203,40 @@ class World:
         return sum(v for h, v, first, last in self.unrest_mods if h == hex_ and first <= turn <= last)
 
 
+_PLAIN = (str, int, float, bool, Decimal, type(None))
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of the plain data a world is made of (dicts, lists, sets, tuples, dataclasses of such);
+    anything else goes through ``copy.deepcopy``."""
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, (set, frozenset, tuple)):
+        return type(value)(_copied(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        twin = copy.copy(value)
+        for name in _field_names(type(value)):
+            item = getattr(value, name)
+            if not isinstance(item, _PLAIN):
+                setattr(twin, name, _copied(item))
+        return twin
+    return copy.deepcopy(value)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
     if frame is None or frame.empty:
         return []
     return [
-        {k: (None if v is None or (isinstance(v, float) and pd.isna(v)) else v) for k, v in row.items()}
+        {k: (None if v is None or (isinstance(v, float) and v != v) else v) for k, v in row.items()}  # v != v: NaN
         for row in frame.to_dict("records")
     ]
 
@@ -262,6 +296,27 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
         world.known.add((key(r["faction"]), key(r["regiment"])))
     for r in _rows(tables.get("neutral")):
         world.neutral[key(r["regiment"])] = hex_id(r["system"])
+    return world
+
+
+#: The last start-of-turn world built by :func:`start_world`: its tables, their frames, the world.
+_START: list[tuple[dict[str, pd.DataFrame], tuple[tuple[str, pd.DataFrame], ...], World]] = []
+
+
+def start_world(tables: dict[str, pd.DataFrame]) -> World:
+    """The world of ``tables`` (see :func:`world_from_tables`), built once for as long as the very same
+    frames are asked about (a check asks for every faction, twice), and SHARED: read it, or ``copy()`` it
+    before changing anything. The frames are held, so an identity match cannot be a new frame at a
+    freed address; the state tables are never changed in place once loaded."""
+    frames = tuple(tables.items())
+    if _START:
+        held, held_frames, world = _START[0]
+        if held is tables and len(held_frames) == len(frames) and all(
+                name == other and frame is same
+                for (name, frame), (other, same) in zip(frames, held_frames, strict=True)):
+            return world
+    world = world_from_tables(tables)
+    _START[:] = [(tables, frames, world)]
     return world
 
 
