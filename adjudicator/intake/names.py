@@ -156,9 +156,12 @@ def suggest(problems: ProblemList, suggestions: Iterable[Problem]) -> None:
     (one message per cell). Where the ruleset found no error the name is legal after all (a dropdown
     may offer only part of what a column takes), and nothing is added."""
     items = problems._items  # noqa: SLF001 - the list's own order is kept; only a hint grows
+    first_error: dict[tuple[object, object], int] = {}  # the first error at each cell, found in one pass
+    for i, p in enumerate(items):
+        if p.is_error:
+            first_error.setdefault((p.sheet, p.cell), i)
     for suggestion in suggestions:
-        at = next((i for i, p in enumerate(items) if p.is_error and (p.sheet, p.cell) == (suggestion.sheet,
-                                                                                          suggestion.cell)), None)
+        at = first_error.get((suggestion.sheet, suggestion.cell))
         if at is None:
             continue
         error = items[at]
