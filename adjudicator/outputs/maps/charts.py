@@ -57,7 +57,34 @@ def measure_names(accounts: Iterable[str], lang: str, label_of: AccountLabel = a
             named[measure_label(account, other, label_of)] = measure_label(account, lang, label_of)
             named.setdefault(_ledger_label(account, other, label_of), measure_label(account, lang, label_of))
             named.setdefault(msg(account).render(other), measure_label(account, lang, label_of))  # as once named
+    for spelling, label in list(named.items()):  # as the History sheet writes it, a label's first letter capital
+        named.setdefault(as_label(spelling), label)
     return named
+
+
+def as_label(measure: str) -> str:
+    """A measure as a label reads, its first letter a capital ("tesoro" -> "Tesoro")."""
+    return measure[:1].upper() + measure[1:]
+
+
+#: Measures whose largest values are further apart than this share no chart (one line would lie flat).
+SHARED_AXIS_RATIO = 10.0
+
+
+def by_magnitude(points: list[Point]) -> list[list[str]]:
+    """The measures of ``points`` in groups that one axis draws readably: each group's largest value within
+    :data:`SHARED_AXIS_RATIO` of the group's first (the largest measures first; in name order among equals)."""
+    peak: dict[str, float] = {}
+    for p in points:
+        peak[p.measure] = max(peak.get(p.measure, 0.0), abs(p.value))
+    groups: list[list[str]] = []
+    for measure in sorted(peak, key=lambda m: (-peak[m], m)):
+        top = peak[groups[-1][0]] if groups else None
+        if top is not None and (peak[measure] * SHARED_AXIS_RATIO >= top or top == 0):
+            groups[-1].append(measure)
+        else:
+            groups.append([measure])
+    return [sorted(g) for g in groups]
 
 
 def _sheet(wb: Any, title: str, msgid: str | None = None) -> Any:
@@ -129,7 +156,7 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     """A History sheet: a title row, then each chart under its own caption (a line chart per measure, one
     line per faction, for the GM; one chart of all the faction's measures for a faction), then the points
     as a table, and beside it the table each chart draws. Each chart after the first starts a page."""
-    from openpyxl.chart import BarChart, LineChart, Reference
+    from openpyxl.chart import LineChart, Reference
     from openpyxl.styles import Font
     from openpyxl.worksheet.pagebreak import Break
 
@@ -152,8 +179,10 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     if faction is None:
         groups = [(m, [p for p in shown if p.measure == m], "faction")
                   for m in sorted({p.measure for p in shown})]
-    else:
-        groups = [(faction, shown, "measure")] if shown else []
+    else:  # one chart per magnitude: forces of 7 beside a treasury of 441.5 would lie flat on its axis
+        parts = by_magnitude(shown)
+        groups = [(faction if len(parts) == 1 else f"{faction}: {', '.join(as_label(m) for m in part)}",
+                   [p for p in shown if p.measure in part], "measure") for part in parts]
     table_row = 3 + CHART_ROWS * len(groups)  # the points table, below the charts
     headers = [msg("Turn"), msg("Faction"), msg("Measure"), msg("Value")]
     styles = CellStyles()
@@ -161,7 +190,7 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     for c, h in enumerate(headers, start=1):
         ws.cell(table_row, c, h.render(lang)).alignment = aligned[c]
     for r, p in enumerate(shown, start=table_row + 1):
-        for c, value in enumerate((p.turn, p.faction, p.measure, _number(p.value)), start=1):
+        for c, value in enumerate((p.turn, p.faction, as_label(p.measure), _number(p.value)), start=1):
             styles.give(ws.cell(r, c, value), str(c), lambda cell, a=aligned[c]: setattr(cell, "alignment", a))
     for letter, width in zip("ABCD", (8, 12, 22, 12), strict=True):
         ws.column_dimensions[letter].width = width
@@ -172,10 +201,11 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
         turns, series, cells = _grid(group, "turn", series_of)
         # every column of a chart's table holds numbers: each header right-aligned over its numbers
         ws.cell(top, column, msg("Turn").render(lang)).alignment = NUMBER
+        shown_as = as_label if series_of == "measure" else str  # a faction's name as it is
         for j, s in enumerate(series, start=1):
-            ws.cell(top, column + j, s).alignment = NUMBER
+            ws.cell(top, column + j, shown_as(s)).alignment = NUMBER
             letter = _letter(column + j)  # room for the longest header or number, and a gap before the next
-            widest = max([len(str(s)), *(len(str(_number(v))) for (_, k), v in cells.items() if k == s)])
+            widest = max([len(shown_as(s)), *(len(str(_number(v))) for (_, k), v in cells.items() if k == s)])
             ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0,
                                                      math.ceil(widest * 1.25) + 3)
         for i, turn in enumerate(turns, start=1):
@@ -183,22 +213,29 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
             for j, s in enumerate(series, start=1):
                 value = cells.get((turn, s))
                 ws.cell(top + i, column + j, _number(value) if value is not None else None)
-        chart = LineChart() if len(turns) > 1 else BarChart()  # one turn: bars, a line needs two points
-        chart.title = name
-        chart.y_axis.title = name if faction is None else None
+        chart = LineChart()  # a line with a marker at each turn: one turn is one marker
+        caption = as_label(name) if faction is None else name  # a measure (the GM's) as a label reads
+        chart.title = caption
+        chart.y_axis.title = caption if faction is None else None
         chart.x_axis.title = msg("Turn").render(lang)
-        chart.y_axis.scaling.min = 0
+        chart.x_axis.delete = chart.y_axis.delete = False  # the axes shown (openpyxl hides them from Excel)
+        values = [v for (_, k), v in cells.items()]
+        chart.y_axis.scaling.min = min(0, math.floor(min(values, default=0)))
+        if not any(values):  # all 0: an axis from 0 to 1 in one step, the line on its 0 line
+            chart.y_axis.scaling.max = 1
+            chart.y_axis.majorUnit = 1
         chart.height, chart.width = 7.5, 14
         data = Reference(ws, min_col=column + 1, max_col=column + len(series), min_row=top,
                          max_row=top + len(turns))
         chart.add_data(data, titles_from_data=True)
         chart.set_categories(Reference(ws, min_col=column, min_row=top + 1, max_row=top + len(turns)))
-        if isinstance(chart, LineChart):
-            for s in chart.series:
-                s.marker.symbol = "circle"
+        for s in chart.series:  # a marker at each turn, large enough to be seen on an axis line
+            s.marker.symbol = "circle"
+            s.marker.size = 7
+            s.smooth = False
         if caption_row > 3:  # a page of its own for each chart after the first: no chart cut by a page break
             ws.row_breaks.append(Break(id=caption_row - 1))
-        ws.cell(caption_row, 1, name).font = Font(bold=True)  # the chart's caption: text on its page
+        ws.cell(caption_row, 1, caption).font = Font(bold=True)  # the chart's caption: text on its page
         ws.add_chart(chart, f"A{caption_row + 1}")
         caption_row += CHART_ROWS
         top += len(turns) + 3
