@@ -570,3 +570,59 @@ def test_inner_sphere_hex_names_are_readable_and_overlap_nothing(tmp_path_factor
     for i, (a, box_a) in enumerate(boxes):
         for b, box_b in boxes[i + 1:]:
             assert not box_a.overlaps(box_b), (a, b)
+
+
+def test_inner_sphere_changes_show_each_cause_whole_and_each_row_as_tall_as_its_lines(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """DAVION's Changes tab as written: no cause shortened with "…" (a link is one line: LibreOffice does not
+    wrap it), its column as wide as its longest link, and every Before/After text broken into lines that fit
+    their column (no office program breaks them again), the row no taller than those lines."""
+    from adjudicator.outputs.layout import CELL_PADDING, LINE_POINTS, ROW_PADDING, text_width
+    from adjudicator.outputs.maps.changes import CHARACTER_WIDTH
+
+    turn_dir = example_turn("inner_sphere", tmp_path_factory)
+    wb = openpyxl.load_workbook(turn_dir / "results" / "DAVION.xlsx")
+    ws = wb[f"{msg('Changes').render('es')} T05"]
+    links = [ws.cell(r, 6).value for r in range(2, ws.max_row + 1) if ws.cell(r, 6).hyperlink]
+    assert links and not [c for c in links if "…" in c], links
+    assert any("el sistema queda disputado." in c for c in links)  # the invasion's report row, whole
+    assert ws.column_dimensions["F"].width >= max(text_width(c) for c in links) * CHARACTER_WIDTH
+    wrapped = 0
+    for r in range(2, ws.max_row + 1):
+        lines = 1
+        for c in (4, 5):
+            value = ws.cell(r, c).value
+            if isinstance(value, str):
+                width = ws.column_dimensions["DE"[c - 4]].width
+                assert all(text_width(line) <= width - CELL_PADDING for line in value.split("\n")), value
+                lines = max(lines, value.count("\n") + 1)
+        if lines > 1:
+            wrapped += 1
+            size = max(float(c.font.sz or 11) for c in ws[r] if c.value is not None) / 11  # a link's is 12
+            assert ws.row_dimensions[r].height <= lines * LINE_POINTS * size + ROW_PADDING + 0.1, (r, lines)
+    assert wrapped >= 3  # the production rows gained
+
+
+@pytest.mark.slow
+def test_inner_sphere_changes_print_each_cause_whole(tmp_path_factory: pytest.TempPathFactory, soffice: str,
+                                                     tmp_path: Path) -> None:
+    """The Changes tab of DAVION as LibreOffice prints it: every cause's text on the page whole."""
+    import re
+
+    from adjudicator.outputs.pictures import only_sheet
+    from tests.conftest import convert
+
+    turn_dir = example_turn("inner_sphere", tmp_path_factory)
+    tab = f"{msg('Changes').render('es')} T05"
+    kept = only_sheet(turn_dir / "results" / "DAVION.xlsx", tab, tmp_path / "changes.xlsx")
+    pdf = convert(soffice, kept, "pdf", tmp_path / "pdf")
+    import subprocess
+
+    printed = " ".join(subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
+                                      text=True).stdout.split())
+    ws = openpyxl.load_workbook(kept)[tab]
+    causes = {ws.cell(r, 6).value for r in range(2, ws.max_row + 1) if ws.cell(r, 6).value}
+    assert causes
+    for cause in causes:
+        assert " ".join(str(cause).split()) in printed, cause
+    assert not re.search(r"…", printed)
