@@ -517,18 +517,16 @@ def test_each_history_chart_is_a_readable_line_of_capitalised_measures(
         assert zeros, "the coordinated_orders example has a faction whose command tokens are all 0"
 
 
-def test_the_gms_history_charts_and_points_are_captioned_as_labels_read(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
-    """campaign.xlsx's History sheet: each chart's caption and the points table's measures capitalised, and
-    read back to the same measures when the next turn rebuilds the sheet."""
+def test_the_gms_history_charts_are_captioned_as_labels_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """campaign.xlsx's History sheet: each chart's caption (the cell above it) a measure as a label reads
+    (Tesoro, Fuerzas); its points table keeps the measures as the next turn reads them back."""
     from adjudicator.outputs.maps.charts import earlier_points
 
     turn_dir = example_turn("inner_sphere", tmp_path_factory)
     wb = openpyxl.load_workbook(turn_dir / "campaign_after.xlsx")
     history = wb[msg("History").render("es")]
-    measures = {row[2] for row in history.iter_rows(min_row=2, max_col=4, values_only=True)
-                if isinstance(row[0], int) and row[2]}
-    assert {"Tesoro", "Fuerzas"} <= measures, measures
+    captions = {history.cell(row, 1).value for row in range(3, 3 + 18 * 2, 18)}
+    assert captions == {"Tesoro", "Fuerzas"}, captions
     earlier = earlier_points(turn_dir / "campaign_after.xlsx", "es", ["treasury"], before=99)
     assert {p.measure for p in earlier} == {"tesoro", "fuerzas"}
 

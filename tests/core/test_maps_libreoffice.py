@@ -71,7 +71,7 @@ def test_the_map_is_on_its_page_of_the_result_workbook_and_the_chart_is_drawn(tu
     assert texts[map_pages[0]].lstrip().startswith("Изменение")  # then the Changes tab
     # The History tab's page, found by its title; its chart drawn.
     history = next(i for i, t in enumerate(texts, start=1) if re.match(r"\s*История \(BETA\)", t))
-    assert re.search(r"Ход\s+Фракция", texts[history - 1]) and "Казна" in texts[history - 1]
+    assert re.search(r"Ход\s+Фракция", texts[history - 1]) and "казна" in texts[history - 1]
     subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", str(history), "-l", str(history), str(pdf),
                     str(tmp_path / "history")], check=True)
     png = next(tmp_path.glob("history*.png"))

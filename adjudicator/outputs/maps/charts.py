@@ -142,6 +142,7 @@ def _grid(points: list[Point], rows_of: str, cols_of: str) -> tuple[list[int], l
 
 
 CHART_ROWS = 18  # the rows each chart is given (7.5 cm tall, a row is 0.45 to 0.53 cm)
+CHARTS_A_PAGE = 2  # two charts' rows (at most 19 cm) and the title fit an upright page
 
 
 def _alignments() -> tuple[Any, Any, Any]:
@@ -155,7 +156,8 @@ def _alignments() -> tuple[Any, Any, Any]:
 def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
     """A History sheet: a title row, then each chart under its own caption (a line chart per measure, one
     line per faction, for the GM; one chart of all the faction's measures for a faction), then the points
-    as a table, and beside it the table each chart draws. Each chart after the first starts a page."""
+    as a table, and beside it the table each chart draws. Each chart after the first starts a page (a
+    faction's sheet printed upright: every other chart)."""
     from openpyxl.chart import LineChart, Reference
     from openpyxl.styles import Font
     from openpyxl.worksheet.pagebreak import Break
@@ -163,6 +165,9 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     from adjudicator.outputs.writing import TITLE_FONT, sheet_title
 
     NUMBER, AFTER_NUMBER, TEXT = _alignments()  # noqa: N806 - constants of this sheet
+    # a caption a little larger than the text: a heading, which flows over the empty cells at its right
+    # rather than widening its column (outputs/layout.py)
+    CAPTION_FONT = Font(bold=True, size=12)  # noqa: N806
     title = msg(HISTORY_TITLE).render(lang)
     old = _sheet(wb, title, HISTORY_TITLE)
     if old is not None:
@@ -190,13 +195,14 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     for c, h in enumerate(headers, start=1):
         ws.cell(table_row, c, h.render(lang)).alignment = aligned[c]
     for r, p in enumerate(shown, start=table_row + 1):
-        for c, value in enumerate((p.turn, p.faction, as_label(p.measure), _number(p.value)), start=1):
+        for c, value in enumerate((p.turn, p.faction, p.measure, _number(p.value)), start=1):
             styles.give(ws.cell(r, c, value), str(c), lambda cell, a=aligned[c]: setattr(cell, "alignment", a))
     for letter, width in zip("ABCD", (8, 12, 22, 12), strict=True):
         ws.column_dimensions[letter].width = width
     column = 6
     top = table_row
     caption_row = 3
+    starts: list[int] = []  # each chart's caption row
     for name, group, series_of in groups:
         turns, series, cells = _grid(group, "turn", series_of)
         # every column of a chart's table holds numbers: each header right-aligned over its numbers
@@ -233,12 +239,21 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
             s.marker.symbol = "circle"
             s.marker.size = 7
             s.smooth = False
-        if caption_row > 3:  # a page of its own for each chart after the first: no chart cut by a page break
-            ws.row_breaks.append(Break(id=caption_row - 1))
-        ws.cell(caption_row, 1, caption).font = Font(bold=True)  # the chart's caption: text on its page
+        starts.append(caption_row)
+        ws.cell(caption_row, 1, caption).font = CAPTION_FONT  # the chart's caption: text on its page
         ws.add_chart(chart, f"A{caption_row + 1}")
         caption_row += CHART_ROWS
         top += len(turns) + 3
+    # A page of its own for each chart (no chart cut by a page break); a faction's few charts two a page
+    # when the sheet prints upright (a landscape page holds one)
+    from adjudicator.outputs.layout import DEFAULT_WIDTH, PORTRAIT_WIDTH
+
+    widths = {letter: dimension.width for letter, dimension in ws.column_dimensions.items()}  # none created
+    used = sum(widths.get(_letter(c)) or DEFAULT_WIDTH for c in range(1, ws.max_column + 1))
+    a_page = CHARTS_A_PAGE if faction is not None and used <= PORTRAIT_WIDTH else 1
+    for number, row in enumerate(starts):
+        if number and number % a_page == 0:
+            ws.row_breaks.append(Break(id=row - 1))
     return ws
 
 
