@@ -584,7 +584,7 @@ def test_inner_sphere_changes_show_each_cause_whole_and_each_row_as_tall_as_its_
     links = [ws.cell(r, 6).value for r in range(2, ws.max_row + 1) if ws.cell(r, 6).hyperlink]
     assert links and not [c for c in links if "…" in c], links
     assert any("el sistema queda disputado." in c for c in links)  # the invasion's report row, whole
-    assert ws.column_dimensions["F"].width >= max(text_width(c) for c in links) * CHARACTER_WIDTH
+    assert ws.column_dimensions["F"].width >= max(len(c) for c in links) * CHARACTER_WIDTH
     wrapped = 0
     for r in range(2, ws.max_row + 1):
         lines = 1

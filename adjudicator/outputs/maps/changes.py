@@ -277,10 +277,10 @@ HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After")
 
 #: A report row named as a cause is shortened to about this many characters.
 SUMMARY_CHARACTERS = 120
-#: The widest the cause column grows to hold its longest link on one line, and a margin on the width
-#: layout.text_width gives a text (DejaVu Sans proportions; LibreOffice's default font is narrower).
+#: The widest the cause column grows to hold its longest link on one line, and the width of a character
+#: it counts (LibreOffice's default font: a capital or a Cyrillic letter is wider than a "0").
 CAUSE_WIDEST = 160
-CHARACTER_WIDTH = 1.05
+CHARACTER_WIDTH = 1.3
 
 
 def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
@@ -297,10 +297,8 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     fit_to_page_width(ws)
     # A cause is a link, and LibreOffice does not wrap a cell holding a link: its column is as wide as its
     # longest cause (the page is fitted to its width), so that no cause is cut at the cell's edge.
-    from adjudicator.outputs.layout import text_width
-
-    longest = max((text_width(_text(c.cause, lang)) for c in changes if c.link), default=0)
-    cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 3))
+    longest = max((len(_text(c.cause, lang)) for c in changes if c.link), default=0)
+    cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 2))
     widths = [12, 16, 30, 22, 22, cause_width]
     header_row(ws, 1, list(HEADERS), lang, widths)
     styles = CellStyles()
