@@ -636,6 +636,8 @@ class _Writer:
                 entry["marker"] = {"type": {"circle": "circle", "square": "square", "diamond": "diamond",
                                             "triangle": "triangle", "x": "x", "star": "star",
                                             "none": "none"}.get(marker.symbol, "automatic")}
+                if marker.size:
+                    entry["marker"]["size"] = int(marker.size)
             made.add_series(entry)
         title = _title_text(chart.title)
         if title:
@@ -645,6 +647,10 @@ class _Writer:
         y_axis: dict[str, Any] = {"name": y_title} if y_title else {}
         if chart.y_axis.scaling is not None and chart.y_axis.scaling.min is not None:
             y_axis["min"] = chart.y_axis.scaling.min
+        if chart.y_axis.scaling is not None and chart.y_axis.scaling.max is not None:
+            y_axis["max"] = chart.y_axis.scaling.max
+        if chart.y_axis.majorUnit is not None:
+            y_axis["major_unit"] = chart.y_axis.majorUnit
         made.set_y_axis(y_axis)
         made.set_size({"width": round(chart.width / 2.54 * 96), "height": round(chart.height / 2.54 * 96)})
         anchor = chart.anchor

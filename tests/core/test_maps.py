@@ -108,7 +108,7 @@ def test_a_map_per_faction_a_public_map_and_the_gms(resolved: tuple[str, Path]) 
         assert tab in wb.sheetnames and len(wb[tab]._images) == 1
         assert f"{msg('Changes').render(info.language)} {label}" in wb.sheetnames
         history = wb[msg("History").render(info.language)]
-        assert len(history._charts) == 1
+        assert 1 <= len(history._charts) <= 2  # a second chart for measures of another magnitude
     assert (turn_dir / "results" / "public.map.png").exists()
     assert (turn_dir / "gm.map.svg").exists() and not (turn_dir / "results" / "gm.map.svg").exists()
     wb = openpyxl.load_workbook(turn_dir / "campaign_after.xlsx")
@@ -451,3 +451,176 @@ def test_the_changes_of_a_second_turn_are_those_of_the_state_tables(second_turn:
                 target = book[sheet.strip("'")]
                 assert any(c.value not in (None, "") for c in target[int(cell[1:])]), row
     assert listed_anything, f"{name}: the second turn changed nothing of anybody"
+
+
+def chart_parts(path: Path) -> list[Any]:
+    """Every chart of a workbook as its XML holds it (what LibreOffice and Excel draw): the plot's kind, the
+    series' names, markers and cached values, and the value axis' scaling."""
+    import zipfile
+    from xml.etree import ElementTree
+
+    ns = {"c": "http://schemas.openxmlformats.org/drawingml/2006/chart"}
+    charts = []
+    with zipfile.ZipFile(path) as book:
+        for part in sorted(n for n in book.namelist() if n.startswith("xl/charts/chart")):
+            root = ElementTree.fromstring(book.read(part))
+            plot = root.find("c:chart/c:plotArea", ns)
+            assert plot is not None
+            kinds = [child.tag.rsplit("}", 1)[1] for child in plot if child.tag.endswith("Chart")]
+            series = [(s.findtext("c:tx//c:v", "", ns), s.findtext("c:marker/c:symbol", None, ns) or
+                       (s.find("c:marker/c:symbol", ns).get("val") if s.find("c:marker/c:symbol", ns) is not None
+                        else None),
+                       [float(v.text or 0) for v in s.findall("c:val//c:pt/c:v", ns)])
+                      for s in plot.iter(f"{{{ns['c']}}}ser")]
+            scaling = {e.tag.rsplit("}", 1)[1]: float(e.get("val") or 0)
+                       for e in plot.findall("c:valAx/c:scaling/*", ns) if e.get("val") not in (None, "minMax")}
+            major = plot.find("c:valAx/c:majorUnit", ns)
+            if major is not None:
+                scaling["majorUnit"] = float(major.get("val") or 0)
+            charts.append((kinds, series, scaling))
+    return charts
+
+
+@pytest.mark.parametrize("name", ["inner_sphere", "coordinated_orders"])
+def test_each_history_chart_is_a_readable_line_of_capitalised_measures(
+        name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every History chart of every result workbook and of campaign.xlsx, read back from the chart XML: a
+    line chart with a marker at each turn (the examples have one turn: one marker each), its series named as
+    labels read (Tesoro, Fuerzas), no two series of one chart further apart than ten times (Inner Sphere's
+    forces of 7 and treasury of 441.5 on charts of their own), and a chart of only zeros on an axis 0 to 1 in
+    one step, its marker on the 0 line."""
+    turn_dir = example_turn(name, tmp_path_factory)
+    books = [*sorted((turn_dir / "results").glob("*.xlsx")), turn_dir / "campaign_after.xlsx"]
+    seen: set[str] = set()
+    zeros = 0
+    for book in books:
+        charts = chart_parts(book)
+        assert charts, book.name
+        for kinds, series, scaling in charts:
+            assert kinds == ["lineChart"], (book.name, kinds)
+            for title, symbol, values in series:
+                assert symbol == "circle" and values, (book.name, title)
+                seen.add(title)
+            peaks = [max(abs(v) for v in values) for _, _, values in series]
+            if book.parent.name == "results":  # a faction's measures: each chart's lines on one scale
+                assert max(peaks) <= 10 * min(peaks) or max(peaks) == 0, (book.name, series)
+                assert all(title[:1].isupper() for title, _, _ in series), (book.name, series)
+            if max(peaks) == 0:
+                zeros += 1
+                assert scaling == {"min": 0.0, "max": 1.0, "majorUnit": 1.0}, (book.name, scaling)
+    if name == "inner_sphere":
+        assert {"Tesoro", "Fuerzas"} <= seen
+        davion = chart_parts(turn_dir / "results" / "DAVION.xlsx")
+        assert sorted(t for _, series, _ in davion for t, _, _ in series) == ["Fuerzas", "Tesoro"]
+        assert len(davion) == 2
+    else:
+        assert zeros, "the coordinated_orders example has a faction whose command tokens are all 0"
+
+
+def test_the_gms_history_charts_are_captioned_as_labels_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """campaign.xlsx's History sheet: each chart's caption (the cell above it) a measure as a label reads
+    (Tesoro, Fuerzas); its points table keeps the measures as the next turn reads them back."""
+    from adjudicator.outputs.maps.charts import earlier_points
+
+    turn_dir = example_turn("inner_sphere", tmp_path_factory)
+    wb = openpyxl.load_workbook(turn_dir / "campaign_after.xlsx")
+    history = wb[msg("History").render("es")]
+    captions = {history.cell(row, 1).value for row in range(3, 3 + 18 * 2, 18)}
+    assert captions == {"Tesoro", "Fuerzas"}, captions
+    earlier = earlier_points(turn_dir / "campaign_after.xlsx", "es", ["treasury"], before=99)
+    assert {p.measure for p in earlier} == {"tesoro", "fuerzas"}
+
+
+def test_inner_sphere_hex_names_are_readable_and_overlap_nothing(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The GM's map of the inner_sphere example, drawn as the turn drew it (from the view campaign.xlsx
+    keeps) at the picture's size: every hex name at least 11 pixels a line, inside its hex's width, and no
+    name, unit or battle mark over another."""
+    from adjudicator.outputs.maps import draw
+    from adjudicator.outputs.maps.stored import kept_views
+
+    turn_dir = example_turn("inner_sphere", tmp_path_factory)
+    wb = openpyxl.load_workbook(turn_dir / "campaign_after.xlsx")
+    (lang, view), = kept_views(wb).values()
+    figure = draw._figure(view, lang)  # noqa: SLF001 - the figure the PNG is saved from
+    figure.set_dpi(100)  # the dpi the turn saves its PNG at
+    renderer = figure.canvas.get_renderer()
+    ax = figure.axes[0]
+    names = [t for t in ax.texts if (t.get_gid() or "").startswith("place:")]
+    units = [t for t in ax.texts if t not in names and t.get_gid()]
+    assert len(names) == len(view.places) == 36
+    for text in names:
+        lines = text.get_text().count("\n") + 1
+        assert text.get_fontsize() * 100 / 72 >= 11, (text.get_text(), text.get_fontsize())
+        box = text.get_window_extent(renderer)
+        assert box.height / lines >= 11
+        x, y = ax.transData.transform((0, 0))  # a hex's width at its name's height: 1.6 radii
+        radius = ax.transData.transform((1, 0))[0] - x
+        assert box.width <= 1.6 * radius, text.get_text()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in names + units]
+    from matplotlib.transforms import Bbox
+
+    battles = {c.get_gid(): c for c in ax.collections if (c.get_gid() or "").startswith("battle:")}
+    for mark in battles.values():  # (two battles in one hex are one mark)
+        (cx, cy), = ax.transData.transform(mark.get_offsets())
+        half = (mark.get_sizes()[0] ** 0.5) / 2 * 100 / 72  # a marker's size is its width squared, in points
+        boxes.append((mark.get_gid(), Bbox([[cx - half, cy - half], [cx + half, cy + half]])))
+    assert any(gid.startswith("battle:") for gid, _ in boxes)
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            assert not box_a.overlaps(box_b), (a, b)
+
+
+def test_inner_sphere_changes_show_each_cause_whole_and_each_row_as_tall_as_its_lines(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """DAVION's Changes tab as written: no cause shortened with "…" (a link is one line: LibreOffice does not
+    wrap it), its column as wide as its longest link, and every Before/After text broken into lines that fit
+    their column (no office program breaks them again), the row no taller than those lines."""
+    from adjudicator.outputs.layout import CELL_PADDING, LINE_POINTS, ROW_PADDING, text_width
+    from adjudicator.outputs.maps.changes import CHARACTER_WIDTH
+
+    turn_dir = example_turn("inner_sphere", tmp_path_factory)
+    wb = openpyxl.load_workbook(turn_dir / "results" / "DAVION.xlsx")
+    ws = wb[f"{msg('Changes').render('es')} T05"]
+    links = [ws.cell(r, 6).value for r in range(2, ws.max_row + 1) if ws.cell(r, 6).hyperlink]
+    assert links and not [c for c in links if "…" in c], links
+    assert any("el sistema queda disputado." in c for c in links)  # the invasion's report row, whole
+    assert ws.column_dimensions["F"].width >= max(len(c) for c in links) * CHARACTER_WIDTH
+    wrapped = 0
+    for r in range(2, ws.max_row + 1):
+        lines = 1
+        for c in (4, 5):
+            value = ws.cell(r, c).value
+            if isinstance(value, str):
+                width = ws.column_dimensions["DE"[c - 4]].width
+                assert all(text_width(line) <= width - CELL_PADDING for line in value.split("\n")), value
+                lines = max(lines, value.count("\n") + 1)
+        if lines > 1:
+            wrapped += 1
+            size = max(float(c.font.sz or 11) for c in ws[r] if c.value is not None) / 11  # a link's is 12
+            assert ws.row_dimensions[r].height <= lines * LINE_POINTS * size + ROW_PADDING + 0.1, (r, lines)
+    assert wrapped >= 3  # the production rows gained
+
+
+@pytest.mark.slow
+def test_inner_sphere_changes_print_each_cause_whole(tmp_path_factory: pytest.TempPathFactory, soffice: str,
+                                                     tmp_path: Path) -> None:
+    """The Changes tab of DAVION as LibreOffice prints it: every cause's text on the page whole."""
+    import re
+
+    from adjudicator.outputs.pictures import only_sheet
+    from tests.conftest import convert
+
+    turn_dir = example_turn("inner_sphere", tmp_path_factory)
+    tab = f"{msg('Changes').render('es')} T05"
+    kept = only_sheet(turn_dir / "results" / "DAVION.xlsx", tab, tmp_path / "changes.xlsx")
+    pdf = convert(soffice, kept, "pdf", tmp_path / "pdf")
+    import subprocess
+
+    printed = " ".join(subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
+                                      text=True).stdout.split())
+    ws = openpyxl.load_workbook(kept)[tab]
+    causes = {ws.cell(r, 6).value for r in range(2, ws.max_row + 1) if ws.cell(r, 6).value}
+    assert causes
+    for cause in causes:
+        assert " ".join(str(cause).split()) in printed, cause
+    assert not re.search(r"…", printed)

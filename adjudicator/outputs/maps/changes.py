@@ -211,9 +211,32 @@ def _kind(column: str, a: Any, b: Any) -> Msg:
     return msg("changed")
 
 
+#: A row gained or lost is described on lines of at most this many widths of a "0" (its column is as wide
+#: as its widest line): its lines broken between its fields, so that no office program wraps them again and
+#: the row's height is that of its lines, no blank line under them.
+DESCRIPTION_WIDTH = 44.0
+
+
 def _describe(schema: TableSchema, values: dict[str, Any], owner: str, lang: str) -> str:
-    return ", ".join(f"{c.header_in(lang)}: {_shown(c, values[c.key], lang)}" for c in schema.columns
-                     if c.key != owner and values.get(c.key) is not None)
+    return packed([f"{c.header_in(lang)}: {_shown(c, values[c.key], lang)}" for c in schema.columns
+                   if c.key != owner and values.get(c.key) is not None])
+
+
+def packed(fields: Sequence[str], width: float = DESCRIPTION_WIDTH) -> str:
+    """``fields`` separated by commas, on as few lines as fit ``width`` (a field longer than a line alone on
+    its line)."""
+    from adjudicator.outputs.layout import text_width
+
+    lines: list[str] = []
+    line = ""
+    for field in fields:
+        joined = f"{line}, {field}" if line else field
+        if line and text_width(joined + ",") > width:
+            lines.append(line + ",")
+            line = field
+        else:
+            line = joined
+    return "\n".join([*lines, line] if line else lines)
 
 
 def _shown(column: Any, value: Any, lang: str) -> Any:
@@ -253,7 +276,7 @@ HEADERS = (msg("Change"), msg("Table"), msg("What"), msg("Before"), msg("After")
 
 
 #: A report row named as a cause is shortened to about this many characters.
-SUMMARY_CHARACTERS = 80
+SUMMARY_CHARACTERS = 120
 #: The widest the cause column grows to hold its longest link on one line, and the width of a character
 #: it counts (LibreOffice's default font: a capital or a Cyrillic letter is wider than a "0").
 CAUSE_WIDEST = 160
@@ -346,4 +369,4 @@ def _lines(cell: Any, width: float) -> int:
     counts them)."""
     if cell is None or cell.value is None:
         return 1
-    return -(-len(str(cell.value)) // max(int(width * 1.1), 1))
+    return sum(-(-len(line) // max(int(width * 1.1), 1)) or 1 for line in str(cell.value).split("\n"))

@@ -57,7 +57,34 @@ def measure_names(accounts: Iterable[str], lang: str, label_of: AccountLabel = a
             named[measure_label(account, other, label_of)] = measure_label(account, lang, label_of)
             named.setdefault(_ledger_label(account, other, label_of), measure_label(account, lang, label_of))
             named.setdefault(msg(account).render(other), measure_label(account, lang, label_of))  # as once named
+    for spelling, label in list(named.items()):  # as the History sheet writes it, a label's first letter capital
+        named.setdefault(as_label(spelling), label)
     return named
+
+
+def as_label(measure: str) -> str:
+    """A measure as a label reads, its first letter a capital ("tesoro" -> "Tesoro")."""
+    return measure[:1].upper() + measure[1:]
+
+
+#: Measures whose largest values are further apart than this share no chart (one line would lie flat).
+SHARED_AXIS_RATIO = 10.0
+
+
+def by_magnitude(points: list[Point]) -> list[list[str]]:
+    """The measures of ``points`` in groups that one axis draws readably: each group's largest value within
+    :data:`SHARED_AXIS_RATIO` of the group's first (the largest measures first; in name order among equals)."""
+    peak: dict[str, float] = {}
+    for p in points:
+        peak[p.measure] = max(peak.get(p.measure, 0.0), abs(p.value))
+    groups: list[list[str]] = []
+    for measure in sorted(peak, key=lambda m: (-peak[m], m)):
+        top = peak[groups[-1][0]] if groups else None
+        if top is not None and (peak[measure] * SHARED_AXIS_RATIO >= top or top == 0):
+            groups[-1].append(measure)
+        else:
+            groups.append([measure])
+    return [sorted(g) for g in groups]
 
 
 def _sheet(wb: Any, title: str, msgid: str | None = None) -> Any:
@@ -115,6 +142,7 @@ def _grid(points: list[Point], rows_of: str, cols_of: str) -> tuple[list[int], l
 
 
 CHART_ROWS = 18  # the rows each chart is given (7.5 cm tall, a row is 0.45 to 0.53 cm)
+CHARTS_A_PAGE = 2  # two charts' rows (at most 19 cm) and the title fit an upright page
 
 
 def _alignments() -> tuple[Any, Any, Any]:
@@ -128,14 +156,18 @@ def _alignments() -> tuple[Any, Any, Any]:
 def write_history(wb: Any, points: list[Point], lang: str, faction: str | None = None) -> Any:
     """A History sheet: a title row, then each chart under its own caption (a line chart per measure, one
     line per faction, for the GM; one chart of all the faction's measures for a faction), then the points
-    as a table, and beside it the table each chart draws. Each chart after the first starts a page."""
-    from openpyxl.chart import BarChart, LineChart, Reference
+    as a table, and beside it the table each chart draws. Each chart after the first starts a page (a
+    faction's sheet printed upright: every other chart)."""
+    from openpyxl.chart import LineChart, Reference
     from openpyxl.styles import Font
     from openpyxl.worksheet.pagebreak import Break
 
     from adjudicator.outputs.writing import TITLE_FONT, sheet_title
 
     NUMBER, AFTER_NUMBER, TEXT = _alignments()  # noqa: N806 - constants of this sheet
+    # a caption a little larger than the text: a heading, which flows over the empty cells at its right
+    # rather than widening its column (outputs/layout.py)
+    CAPTION_FONT = Font(bold=True, size=12)  # noqa: N806
     title = msg(HISTORY_TITLE).render(lang)
     old = _sheet(wb, title, HISTORY_TITLE)
     if old is not None:
@@ -152,8 +184,10 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     if faction is None:
         groups = [(m, [p for p in shown if p.measure == m], "faction")
                   for m in sorted({p.measure for p in shown})]
-    else:
-        groups = [(faction, shown, "measure")] if shown else []
+    else:  # one chart per magnitude: forces of 7 beside a treasury of 441.5 would lie flat on its axis
+        parts = by_magnitude(shown)
+        groups = [(faction if len(parts) == 1 else f"{faction}: {', '.join(as_label(m) for m in part)}",
+                   [p for p in shown if p.measure in part], "measure") for part in parts]
     table_row = 3 + CHART_ROWS * len(groups)  # the points table, below the charts
     headers = [msg("Turn"), msg("Faction"), msg("Measure"), msg("Value")]
     styles = CellStyles()
@@ -168,14 +202,16 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     column = 6
     top = table_row
     caption_row = 3
+    starts: list[int] = []  # each chart's caption row
     for name, group, series_of in groups:
         turns, series, cells = _grid(group, "turn", series_of)
         # every column of a chart's table holds numbers: each header right-aligned over its numbers
         ws.cell(top, column, msg("Turn").render(lang)).alignment = NUMBER
+        shown_as = as_label if series_of == "measure" else str  # a faction's name as it is
         for j, s in enumerate(series, start=1):
-            ws.cell(top, column + j, s).alignment = NUMBER
+            ws.cell(top, column + j, shown_as(s)).alignment = NUMBER
             letter = _letter(column + j)  # room for the longest header or number, and a gap before the next
-            widest = max([len(str(s)), *(len(str(_number(v))) for (_, k), v in cells.items() if k == s)])
+            widest = max([len(shown_as(s)), *(len(str(_number(v))) for (_, k), v in cells.items() if k == s)])
             ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0,
                                                      math.ceil(widest * 1.25) + 3)
         for i, turn in enumerate(turns, start=1):
@@ -183,25 +219,41 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
             for j, s in enumerate(series, start=1):
                 value = cells.get((turn, s))
                 ws.cell(top + i, column + j, _number(value) if value is not None else None)
-        chart = LineChart() if len(turns) > 1 else BarChart()  # one turn: bars, a line needs two points
-        chart.title = name
-        chart.y_axis.title = name if faction is None else None
+        chart = LineChart()  # a line with a marker at each turn: one turn is one marker
+        caption = as_label(name) if faction is None else name  # a measure (the GM's) as a label reads
+        chart.title = caption
+        chart.y_axis.title = caption if faction is None else None
         chart.x_axis.title = msg("Turn").render(lang)
-        chart.y_axis.scaling.min = 0
+        chart.x_axis.delete = chart.y_axis.delete = False  # the axes shown (openpyxl hides them from Excel)
+        values = [v for (_, k), v in cells.items()]
+        chart.y_axis.scaling.min = min(0, math.floor(min(values, default=0)))
+        if not any(values):  # all 0: an axis from 0 to 1 in one step, the line on its 0 line
+            chart.y_axis.scaling.max = 1
+            chart.y_axis.majorUnit = 1
         chart.height, chart.width = 7.5, 14
         data = Reference(ws, min_col=column + 1, max_col=column + len(series), min_row=top,
                          max_row=top + len(turns))
         chart.add_data(data, titles_from_data=True)
         chart.set_categories(Reference(ws, min_col=column, min_row=top + 1, max_row=top + len(turns)))
-        if isinstance(chart, LineChart):
-            for s in chart.series:
-                s.marker.symbol = "circle"
-        if caption_row > 3:  # a page of its own for each chart after the first: no chart cut by a page break
-            ws.row_breaks.append(Break(id=caption_row - 1))
-        ws.cell(caption_row, 1, name).font = Font(bold=True)  # the chart's caption: text on its page
+        for s in chart.series:  # a marker at each turn, large enough to be seen on an axis line
+            s.marker.symbol = "circle"
+            s.marker.size = 7
+            s.smooth = False
+        starts.append(caption_row)
+        ws.cell(caption_row, 1, caption).font = CAPTION_FONT  # the chart's caption: text on its page
         ws.add_chart(chart, f"A{caption_row + 1}")
         caption_row += CHART_ROWS
         top += len(turns) + 3
+    # A page of its own for each chart (no chart cut by a page break); a faction's few charts two a page
+    # when the sheet prints upright (a landscape page holds one)
+    from adjudicator.outputs.layout import DEFAULT_WIDTH, PORTRAIT_WIDTH
+
+    widths = {letter: dimension.width for letter, dimension in ws.column_dimensions.items()}  # none created
+    used = sum(widths.get(_letter(c)) or DEFAULT_WIDTH for c in range(1, ws.max_column + 1))
+    a_page = CHARTS_A_PAGE if faction is not None and used <= PORTRAIT_WIDTH else 1
+    for number, row in enumerate(starts):
+        if number and number % a_page == 0:
+            ws.row_breaks.append(Break(id=row - 1))
     return ws
 
 

@@ -144,14 +144,20 @@ def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, t
     for link in view.links:
         if link.kind == "wormhole":
             wormholes[link.a].append(link.b)
+    hexes = view.layout is Layout.HEX
+    names = {p.id: hex_label(p.label or p.id) if hexes else p.label or p.id for p in places}
+    hex_font = hex_label_font(names.values(), scale) if hexes else font
     for p in places if len(places) <= LABELLED_PLACES else ():
         x, y = where[p.id]
         top = 0.32 if view.layout is not Layout.GRAPH else 0.0
+        if hexes:  # a hex's name in its upper half, on two lines (its code above its name)
+            top = HEX_LABEL_HEIGHT
         # on a light ground of its own, so that a disputed area's hatching does not cross out its name
         ground = None if view.layout is Layout.GRAPH else {"boxstyle": "round,pad=0.12", "facecolor": "#ffffff",
                                                            "alpha": 0.75, "edgecolor": "none"}
         graph = view.layout is Layout.GRAPH  # a node's name inside its circle, as large as the circle allows
-        ax.text(x, y + top, p.label or p.id, ha="center", va="center", fontsize=max(font, 7.0) if graph else font,
+        size = max(font, 7.0) if graph else hex_font if hexes else font
+        ax.text(x, y + top, names[p.id], ha="center", va="center", fontsize=size, linespacing=1.05,
                 color="#333333", zorder=4, gid=f"place:{p.id}", bbox=ground)
         if p.id in wormholes:  # a graph's units hang under its node: the wormhole is written above it
             ax.text(x, y + 0.42 if graph else y - 0.42, "◎ " + ", ".join(sorted(wormholes[p.id])), ha="center",
@@ -164,6 +170,8 @@ def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, t
             x, y = where[battle.place]
             # beside a node; in an area, at its left, clear of its name (top) and its units (below the centre)
             sx, sy = (x + 0.3, y + 0.3) if view.layout is Layout.GRAPH else (x - 0.36, y + 0.1)
+            if view.layout is Layout.HEX:  # in a hex, at the left of its units, below its two-line name
+                sx, sy = x - 0.6, y - 0.1
             ax.scatter([sx], [sy], marker="*", s=140, c="#ffd700", edgecolors="#b00000",
                        linewidths=0.8, zorder=7, gid=f"battle:{battle.place}")
 
@@ -188,6 +196,28 @@ def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, t
         entries.append(({"wormhole": True}, msg("Wormhole").render(lang)))
     _legend(figure, entries, msg("Legend").render(lang))
     return figure
+
+
+#: A hex's name is centred this far above the hex's centre (a hex's radius is 1), and its lines are at most
+#: this wide (the hex's width there, less a margin); its font never larger than HEX_FONT_LARGEST points.
+HEX_LABEL_HEIGHT = 0.46
+HEX_LABEL_ROOM = 1.4
+HEX_FONT_LARGEST = 11.0
+#: The width of a character of DejaVu Sans, in ems (its average over letters, digits and spaces).
+CHARACTER_EMS = 0.62
+
+
+def hex_label(label: str) -> str:
+    """A hex's name on two lines: its code ("0201") above its name ("Donegal")."""
+    code, _, name = label.partition(" ")
+    return f"{code}\n{name}" if name else code
+
+
+def hex_label_font(labels: Any, scale: float) -> float:
+    """The font (in points) at which every line of ``labels`` fits a hex's width at its name's height, on a
+    map of ``scale`` inches per hex radius."""
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=1)
+    return min(HEX_FONT_LARGEST, HEX_LABEL_ROOM * scale * 72 / (CHARACTER_EMS * max(longest, 1)))
 
 
 def _draw_units(ax: Any, view: MapView, where: dict[str, tuple[float, float]], palette: dict[str, str],

@@ -37,7 +37,8 @@ def keep_view(wb: Any, view: MapView, lang: str) -> None:
     head = {"layout": str(view.layout), "reader": view.reader, "turn": view.turn, "factions": list(view.factions)}
     rows.append((view.turn, lang, "view", _dump(head)))
     for kind, name in FIELDS.items():
-        rows += [(view.turn, lang, kind, _dump(asdict(item))) for item in getattr(view, name)]
+        # in a fixed order (a ruleset may list its battles in a set's order): the same view, the same bytes
+        rows += [(view.turn, lang, kind, text) for text in sorted(_dump(asdict(item)) for item in getattr(view, name))]
     _write(wb, rows)
 
 
