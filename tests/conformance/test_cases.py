@@ -105,5 +105,5 @@ def test_a_change_of_the_rule_tables_that_does_not_fit_is_reported_at_its_cell(t
                                                                 'column = "upkeep", value = "cheap"')
     (tmp_path / "wrong.toml").write_text(wrong, encoding="utf-8")
     assert run_case(load_case(tmp_path / "wrong.toml")) == [
-        "the case cannot be run: the state does not read: rule_tables D3: Rule tables, row 3: regiments | VL | "
-        "upkeep: expected a number, got cheap."]
+        "the case cannot be run: the state does not read: rule_tables D3: Rule tables, row 3: Regiments | "
+        "Light vehicles | Upkeep: expected a number, got cheap."]  # the GM's words, not the codes

@@ -33,13 +33,15 @@ def every_text(path: Path) -> list[str]:
 def private_facts(faction: str, langs: tuple[str, ...] = ("en", "es", "ru")) -> list[str]:
     """What only ``faction`` (and the GM) know: its order references (as a reader in ``langs`` sees them), its
     research requests, its moves."""
-    from adjudicator.i18n import render
+    from adjudicator.engine.registry import find_ruleset
+    from adjudicator.i18n import render, ruleset_catalog
     from adjudicator.outputs.references import shown_reference
 
     data = example_data()
     orders = data["orders"][faction]["orders"]
-    facts = sorted({render(shown_reference(f"{faction}:{row['order']}:row 2"), lang).rsplit(",", 1)[0] + ","
-                    for row in orders if row["order"] == "BUILD" for lang in langs})  # "BORYA, СТРОИТЬ,"
+    with ruleset_catalog(find_ruleset("star_sectors").locale()):  # a reference in the example's ruleset's words
+        facts = sorted({render(shown_reference(f"{faction}:{row['order']}:row 2"), lang).rsplit(",", 1)[0] + ","
+                        for row in orders if row["order"] == "BUILD" for lang in langs})  # "BORYA, СТРОИТЬ,"
     for row in orders:
         if row["order"] == "FEASIBILITY":
             facts.append(row["description"])
