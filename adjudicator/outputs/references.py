@@ -33,11 +33,13 @@ def _labels_for(locale: str | None) -> dict[str, str]:
             continue
         for code, label in ruleset.reference_words.items():
             found.setdefault(code, label)
-        for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas, *ruleset.state_schemas):
+        for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas):
             found.setdefault(schema.key, schema.title)
             for column in schema.columns:
                 for choice in column.choices:
                     found.setdefault(choice.code, choice.label)
+        for schema in ruleset.state_schemas:  # a table a reference names ("upkeep:regiments"); never its
+            found.setdefault(schema.key, schema.title)  # choices, which hold the races a faction ID spells
     return found
 
 
