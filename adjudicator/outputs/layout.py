@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
@@ -154,19 +155,25 @@ class _Styles:
         return found
 
 
+def number_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last: int) -> list[int]:
+    """The columns whose cells (row, column, value, data type) in rows ``first`` to ``last`` hold only numbers."""
+    numbers: dict[int, bool] = {}
+    for row, col, value, kind in cells:
+        if first <= row <= last and value is not None:
+            numeric = isinstance(value, int | float) and not isinstance(value, bool) and kind == "n"
+            numbers[col] = numbers.get(col, True) and numeric
+    return [col for col, only_numbers in numbers.items() if only_numbers]
+
+
 def align_number_headers(ws: Worksheet, header: int, first: int, last: int) -> None:
     """Right-align each header of row ``header`` whose column holds only numbers in rows ``first`` to
     ``last`` (inclusive): a spreadsheet right-aligns numbers, so in a column wider than they are a left
     header would sit over the gap and the number under the next column's header."""
-    numbers: dict[int, bool] = {}
-    for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
-        if first <= row <= last and cell.value is not None:
-            value = cell.value
-            numeric = isinstance(value, int | float) and not isinstance(value, bool) and cell.data_type == "n"
-            numbers[col] = numbers.get(col, True) and numeric
-    for col, only_numbers in numbers.items():
-        cell = ws._cells.get((header, col))  # noqa: SLF001
-        if only_numbers and cell is not None and cell.value is not None:
+    cells = ws._cells  # noqa: SLF001 - the written cells, none created
+    for col in number_columns(((row, col, cell.value, cell.data_type) for (row, col), cell in cells.items()),
+                              first, last):
+        cell = cells.get((header, col))
+        if cell is not None and cell.value is not None:
             alignment = cell.alignment
             cell.alignment = Alignment(horizontal="right", vertical=alignment.vertical,
                                        wrap_text=alignment.wrap_text, indent=alignment.indent,

@@ -30,6 +30,7 @@ from adjudicator.outputs.layout import (
     PORTRAIT_WIDTH,
     ROW_PADDING,
     WIDEST_COLUMN,
+    number_columns,
     text_width,
     wrapped_lines,
 )
@@ -210,14 +211,10 @@ class Cells:
         return row
 
     def align_number_headers(self, header: int, first: int, last: int) -> None:
-        numbers: dict[int, bool] = {}
-        for (row, col), (value, kind, _style) in self.cells.items():
-            if first <= row <= last and value is not None:
-                numeric = isinstance(value, int | float) and not isinstance(value, bool) and kind == "n"
-                numbers[col] = numbers.get(col, True) and numeric
-        for col, only_numbers in numbers.items():
+        written = ((row, col, value, kind) for (row, col), (value, kind, _style) in self.cells.items())
+        for col in number_columns(written, first, last):
             entry = self.cells.get((header, col))
-            if only_numbers and entry is not None and entry[0] is not None:
+            if entry is not None and entry[0] is not None:
                 entry[2] = (entry[2] or PLAIN).right()
 
 
