@@ -20,6 +20,7 @@ from adjudicator.outputs.layout import (
     _shown,
     _width,
     _with_wrap,
+    inset,
     print_setup,
     text_width,
     wrapped_lines,
@@ -60,8 +61,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             bold, size = _font(cell)
             widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
             longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-            content[cell.column] = max(content.get(cell.column, 0.0), widest_line + CELL_PADDING + 0.5)
-            words[cell.column] = max(words.get(cell.column, 0.0), longest_word + CELL_PADDING + 0.5)
+            padding = CELL_PADDING + 0.5 + inset(cell.alignment.indent if cell.alignment else 0)
+            content[cell.column] = max(content.get(cell.column, 0.0), widest_line + padding)
+            words[cell.column] = max(words.get(cell.column, 0.0), longest_word + padding)
     for col in range(1, last_col + 1):
         letter = get_column_letter(col)
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
@@ -85,7 +87,8 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             if not text or (cell.coordinate in merged_skip and cell.coordinate not in merged_width):
                 continue
             bold, size = _font(cell)
-            width = merged_width.get(cell.coordinate) or _width(ws, cell.column)
+            width = (merged_width.get(cell.coordinate) or _width(ws, cell.column)) - inset(
+                cell.alignment.indent if cell.alignment else 0)
             wrap = bool(cell.alignment and cell.alignment.wrap_text)
             if not wrap and not _is_title(cell) and (
                     "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):

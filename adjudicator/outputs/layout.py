@@ -7,6 +7,11 @@ given the height of its lines. Text widths are estimated with a per-character mo
 (Calibri 11 in Excel; LibreOffice draws it with Carlito, or with the wider DejaVu Sans where Carlito is
 missing: the model follows the wider one, so nothing is cut in either).
 
+A number and its column's header stand an indent off their cell's right edge (:func:`number_alignment`,
+used by both writers: here for openpyxl sheets, in streamed.py for the tabs XlsxWriter writes): a
+spreadsheet draws right-aligned text against the cell's edge, touching the next column's left-aligned text
+("50BETA"); the indent's width is counted in the column's (:func:`inset`).
+
 Every visible sheet also gets a print setup: the print area is the cells that hold something (not the
 input rows a template prepares), all columns on one page width, the header row repeated on each page,
 landscape when the columns are wider than a portrait page.
@@ -15,6 +20,7 @@ landscape when the columns are wider than a portrait page.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -36,6 +42,11 @@ ROW_PADDING = 2.0
 #: A cell's own padding, in "0" widths.
 CELL_PADDING = 1.0
 DEFAULT_WIDTH = 8.43
+#: Indent steps between a number (and its column's header) and its cell's right edge.
+NUMBER_INDENT = 1
+#: One indent step, in "0" widths: Excel and LibreOffice indent by three spaces a step (ECMA-376's
+#: ``indent``; LibreOffice's xlsx import: 3 × the default font's space), a space being half a "0".
+INDENT_WIDTH = 1.5
 
 _NARROW = set("il.,:;|!'`()[]{}/\\ -tfjrI1")
 _WIDE = set("mwMWOQGDHNU%@&ЖШЩЮЫМжшщюымДФдф")
@@ -118,7 +129,7 @@ class _Styles:
     def __init__(self, ws: Worksheet) -> None:
         self.wb = ws.parent
         self.fonts: dict[int, tuple[bool, float, bool]] = {}
-        self.alignments: dict[int, tuple[bool, bool]] = {}
+        self.alignments: dict[int, tuple[bool, bool, float]] = {}
         self.realigned: dict[tuple[Callable[..., Alignment], int], int] = {}
 
     def font(self, cell: Cell) -> tuple[bool, float, bool]:
@@ -143,16 +154,26 @@ class _Styles:
         else:
             style.alignmentId = made
 
-    def alignment(self, cell: Cell) -> tuple[bool, bool]:
-        """(wraps, has a vertical alignment) of the cell."""
+    def alignment(self, cell: Cell) -> tuple[bool, bool, float]:
+        """(wraps, has a vertical alignment, the width its indent takes) of the cell."""
         style = cell._style  # noqa: SLF001
         key = style.alignmentId if style else 0
         found = self.alignments.get(key)
         if found is None:
             alignment = cell.alignment
             found = self.alignments[key] = (bool(alignment and alignment.wrap_text),
-                                            bool(alignment and alignment.vertical))
+                                            bool(alignment and alignment.vertical),
+                                            inset(alignment.indent if alignment else 0))
         return found
+
+
+def inset(indent: float | None) -> float:
+    """The width, in "0" widths, that an indent of ``indent`` steps takes from its cell's text."""
+    return (indent or 0) * INDENT_WIDTH
+
+
+def _is_number(value: Any, kind: str) -> bool:
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool) and kind == "n"
 
 
 def number_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last: int) -> list[int]:
@@ -160,24 +181,40 @@ def number_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last:
     numbers: dict[int, bool] = {}
     for row, col, value, kind in cells:
         if first <= row <= last and value is not None:
-            numeric = isinstance(value, int | float) and not isinstance(value, bool) and kind == "n"
-            numbers[col] = numbers.get(col, True) and numeric
+            numbers[col] = numbers.get(col, True) and _is_number(value, kind)
     return [col for col, only_numbers in numbers.items() if only_numbers]
 
 
-def align_number_headers(ws: Worksheet, header: int, first: int, last: int) -> None:
-    """Right-align each header of row ``header`` whose column holds only numbers in rows ``first`` to
-    ``last`` (inclusive): a spreadsheet right-aligns numbers, so in a column wider than they are a left
-    header would sit over the gap and the number under the next column's header."""
+def number_cells(cells: Iterable[tuple[int, int, Any, str]], header: int, first: int,
+                 last: int) -> list[tuple[int, int]]:
+    """(row, column) of the cells that :func:`number_alignment` aligns: every number of rows ``first`` to
+    ``last`` (right-aligned by a spreadsheet anyway), and the header of row ``header`` of each column that
+    holds only numbers there."""
+    written = list(cells)
+    columns = set(number_columns(written, first, last))
+    return [(row, col) for row, col, value, kind in written
+            if (first <= row <= last and _is_number(value, kind)) or (row == header and col in columns
+                                                                      and value is not None)]
+
+
+def number_alignment(alignment: Alignment | None) -> Alignment:
+    """A number's alignment, and its header's: right, :data:`NUMBER_INDENT` steps off the cell's right edge
+    (a spreadsheet right-aligns numbers, so a left header would sit over the gap and the number under the
+    next column's header; without the indent the number touches the next column's text)."""
+    if alignment is None:
+        return Alignment(horizontal="right", indent=NUMBER_INDENT)
+    return Alignment(horizontal="right", vertical=alignment.vertical, wrap_text=alignment.wrap_text,
+                     indent=NUMBER_INDENT, text_rotation=alignment.text_rotation)
+
+
+def align_number_columns(ws: Worksheet, header: int, first: int, last: int) -> None:
+    """Give the numbers of rows ``first`` to ``last`` (inclusive), and the header of row ``header`` of each
+    column holding only numbers there, :func:`number_alignment`."""
     cells = ws._cells  # noqa: SLF001 - the written cells, none created
-    for col in number_columns(((row, col, cell.value, cell.data_type) for (row, col), cell in cells.items()),
-                              first, last):
-        cell = cells.get((header, col))
-        if cell is not None and cell.value is not None:
-            alignment = cell.alignment
-            cell.alignment = Alignment(horizontal="right", vertical=alignment.vertical,
-                                       wrap_text=alignment.wrap_text, indent=alignment.indent,
-                                       text_rotation=alignment.text_rotation)
+    styles = _Styles(ws)
+    for at in number_cells(((row, col, cell.value, cell.data_type) for (row, col), cell in cells.items()),
+                           header, first, last):
+        styles.realign(cells[at], number_alignment)
 
 
 def used_range(ws: Worksheet) -> tuple[int, int]:
@@ -225,8 +262,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             continue
         widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
         longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-        content[col] = max(content.get(col, 0.0), widest_line + CELL_PADDING + 0.5)
-        words[col] = max(words.get(col, 0.0), longest_word + CELL_PADDING + 0.5)
+        padding = CELL_PADDING + 0.5 + styles.alignment(cell)[2]
+        content[col] = max(content.get(col, 0.0), widest_line + padding)
+        words[col] = max(words.get(col, 0.0), longest_word + padding)
     for col in range(1, last_col + 1):
         letter = get_column_letter(col)
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
@@ -247,8 +285,8 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         if not text or ((row, col) in merged_skip and (row, col) not in merged_width):
             continue
         bold, size, title = styles.font(cell)
-        width = merged_width.get((row, col)) or widths[col]
-        wrap = styles.alignment(cell)[0]
+        wrap, _, indent = styles.alignment(cell)
+        width = (merged_width.get((row, col)) or widths[col]) - indent
         if not wrap and not title and (
                 "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
             styles.realign(cell, _with_wrap)

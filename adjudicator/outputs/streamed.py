@@ -27,10 +27,12 @@ from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
     LINE_POINTS,
+    NUMBER_INDENT,
     PORTRAIT_WIDTH,
     ROW_PADDING,
     WIDEST_COLUMN,
-    number_columns,
+    inset,
+    number_cells,
     text_width,
     wrapped_lines,
 )
@@ -67,6 +69,7 @@ class Style:
     horizontal: str | None = None
     vertical: str | None = None
     wrap: bool = False
+    indent: int = 0
 
     @property
     def title(self) -> bool:
@@ -90,16 +93,20 @@ class Style:
             props["valign"] = self.vertical
         if self.wrap:
             props["text_wrap"] = True
+        if self.indent:
+            props["indent"] = self.indent
         return props
 
     def wrapped(self) -> Style:  # layout.py's _with_wrap
-        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, self.vertical or "top", True)
+        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, self.vertical or "top", True,
+                     self.indent)
 
     def top(self) -> Style:  # layout.py's _aligned_top
-        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap)
+        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap, self.indent)
 
-    def right(self) -> Style:  # layout.py's align_number_headers
-        return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap)
+    @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
+    def number(self) -> Style:  # layout.py's number_alignment
+        return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap, NUMBER_INDENT)
 
 
 PLAIN = Style()
@@ -203,19 +210,17 @@ class Cells:
             self.widths[col] = max(self.column_width(col) or 0, width)
 
     def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str) -> int:
+        """writing.py's write_rows: the rows, then the numbers aligned (layout.py's align_number_columns)."""
         row = start
         for values in rows:
             for col, value in enumerate(values, start=1):
                 self.put(row, col, value, lang)
             row += 1
+        written = ((r, c, value, kind) for (r, c), (value, kind, _style) in self.cells.items())
+        for at in number_cells(written, start - 1, start, row - 1):
+            entry = self.cells[at]
+            entry[2] = (entry[2] or PLAIN).number()
         return row
-
-    def align_number_headers(self, header: int, first: int, last: int) -> None:
-        written = ((row, col, value, kind) for (row, col), (value, kind, _style) in self.cells.items())
-        for col in number_columns(written, first, last):
-            entry = self.cells.get((header, col))
-            if entry is not None and entry[0] is not None:
-                entry[2] = (entry[2] or PLAIN).right()
 
 
 def table_cells(tab: Tab) -> Cells:
@@ -223,7 +228,6 @@ def table_cells(tab: Tab) -> Cells:
     cells = Cells()
     cells.header_row(1, tab.headers, tab.lang, tab.widths)
     last = cells.write_rows(2, tab.rows, tab.lang)
-    cells.align_number_headers(1, 2, last - 1)
     for col, width in enumerate(tab.widths, start=1):
         if width >= 40:
             for r in range(2, last):
@@ -246,8 +250,7 @@ def report_cells(tab: Tab) -> Cells:
         cells.put(row, 1, table.title, tab.lang, TITLE)
         cells.style(row, 1, TITLE)
         cells.header_row(row + 1, table.headers, tab.lang)
-        first, row = row + 2, cells.write_rows(row + 2, table.rows, tab.lang)
-        cells.align_number_headers(first - 1, first, row - 1)
+        row = cells.write_rows(row + 2, table.rows, tab.lang)
         if not table.rows:
             cells.put(row, 1, msg("(none)"), tab.lang)
             row += 1
@@ -323,10 +326,11 @@ def lay_out(cells: Cells) -> Laid:
         if not text or style.title:
             continue
         widest_line, longest_word, _ = _measure(text, style.bold, style.size)
-        if widest_line + CELL_PADDING + 0.5 > content.get(col, 0.0):
-            content[col] = widest_line + CELL_PADDING + 0.5
-        if longest_word + CELL_PADDING + 0.5 > words.get(col, 0.0):
-            words[col] = longest_word + CELL_PADDING + 0.5
+        padding = CELL_PADDING + 0.5 + inset(style.indent)
+        if widest_line + padding > content.get(col, 0.0):
+            content[col] = widest_line + padding
+        if longest_word + padding > words.get(col, 0.0):
+            words[col] = longest_word + padding
     for col in range(1, last_col + 1):
         current = widths.get(col)
         needed = min(content.get(col, 0.0), WIDEST_COLUMN)
@@ -349,7 +353,7 @@ def lay_out(cells: Cells) -> Laid:
         if not text:
             continue
         style = entry[2] or PLAIN
-        width = widths.get(col) or DEFAULT_WIDTH
+        width = (widths.get(col) or DEFAULT_WIDTH) - inset(style.indent)
         wrap = style.wrap
         if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
                                              > width - CELL_PADDING):

@@ -157,12 +157,16 @@ def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, width
 
 
 def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: str) -> int:
-    """Rows from ``start``; returns the next free row."""
+    """Rows from ``start``, under the header row ``start - 1``; returns the next free row. The numbers of a
+    column holding only numbers, and its header, are aligned by layout.py's number_alignment."""
+    from adjudicator.outputs.layout import align_number_columns
+
     row = start
     for values in rows:
         for col, value in enumerate(values, start=1):
             put(ws, row, col, value, lang)
         row += 1
+    align_number_columns(ws, start - 1, start, row - 1)
     return row
 
 
@@ -185,11 +189,8 @@ def write_table_sheet(
 
 def fill_table_sheet(ws: Worksheet, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
                      widths: Sequence[int] = ()) -> None:
-    from adjudicator.outputs.layout import align_number_headers
-
     header_row(ws, 1, headers, lang, widths)
     last = write_rows(ws, 2, rows, lang)
-    align_number_headers(ws, 1, 2, last - 1)  # a number's header over the number
     wrap = Alignment(wrap_text=True, vertical="top")
     for col, width in enumerate(widths, start=1):
         if width >= 40:  # long texts (messages, causes) wrap inside their column
@@ -214,16 +215,13 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
 
 
 def fill_report_sheet(ws: Worksheet, tables: Sequence[ReportTable], lang: str) -> None:
-    from adjudicator.outputs.layout import align_number_headers
-
     fit_to_page_width(ws)
     row = 1
     for table in tables:
         put(ws, row, 1, table.title, lang)
         ws.cell(row=row, column=1).font = TITLE_FONT
         header_row(ws, row + 1, table.headers, lang)
-        first, row = row + 2, write_rows(ws, row + 2, table.rows, lang)
-        align_number_headers(ws, first - 1, first, row - 1)  # a number's header over the number
+        row = write_rows(ws, row + 2, table.rows, lang)
         if not table.rows:
             put(ws, row, 1, msg("(none)"), lang)
             row += 1
