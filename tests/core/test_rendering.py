@@ -22,7 +22,7 @@ import pytest
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import ruleset_catalog
 from adjudicator.turn import pipeline
-from tests.pdf_layout import cell_words, overlaps, past_the_edge
+from tests.pdf_layout import cell_words, overlaps, past_the_edge, touching
 from tests.pdf_layout import pages as read_pages
 
 pytestmark = pytest.mark.libreoffice
@@ -137,7 +137,8 @@ def render_all(names: list[str], work: Path, soffice: str) -> list[tuple[str, Pa
 
 
 def page_faults(rendered: list[tuple[str, Path, Path]]) -> list[str]:
-    """Pages without text, words over each other, words past the page's edge."""
+    """Pages without text, words over each other or touching (two cells' texts read as one), words past the
+    page's edge."""
     faults = []
     for label, _, pdf in rendered:
         for page in pages(pdf):
@@ -145,6 +146,9 @@ def page_faults(rendered: list[tuple[str, Path, Path]]) -> list[str]:
                 faults.append(f"{label} page {page.number}: no text")
             for a, b in overlaps(page):
                 faults.append(f"{label} page {page.number}: {a.text!r} over {b.text!r}")
+            for a, b in touching(page):
+                faults.append(f"{label} page {page.number}: {a.text!r} touches {b.text!r} "
+                              f"({b.x0 - a.x1:.2f} pt apart)")
             for word in past_the_edge(page):
                 faults.append(f"{label} page {page.number}: {word.text!r} past the page's edge")
     return faults
@@ -314,7 +318,8 @@ def test_every_kind_of_workbook_of_every_ruleset_is_rendered(rendered: list[tupl
     assert all(pdf.exists() for _, _, pdf in rendered)
 
 
-def test_no_blank_page_no_overlap_nothing_past_the_page(rendered: list[tuple[str, Path, Path]]) -> None:
+def test_no_blank_page_no_overlap_no_touching_words_nothing_past_the_page(
+        rendered: list[tuple[str, Path, Path]]) -> None:
     faults = page_faults(rendered)
     assert not faults, "\n".join(faults[:40])
 
