@@ -11,8 +11,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
-    LINE_POINTS,
-    ROW_PADDING,
+    ONE_LINE,
     WIDEST_COLUMN,
     _aligned_top,
     _font,
@@ -22,6 +21,7 @@ from adjudicator.outputs.layout import (
     _with_wrap,
     inset,
     print_setup,
+    row_points,
     text_width,
     wrapped_lines,
 )
@@ -95,8 +95,8 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
                 cell.alignment = _with_wrap(cell.alignment)
                 wrap = True
             lines = wrapped_lines(text, width, bold, size) if wrap else 1
-            points = max(points, lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
-        if points > LINE_POINTS + ROW_PADDING:
+            points = max(points, row_points(lines, size))
+        if points > ONE_LINE:
             ws.row_dimensions[row[0].row].height = round(points, 1)
             for cell in row:  # a tall row: every cell starts at its top, beside the wrapped text
                 if cell.value is not None and not (cell.alignment and cell.alignment.vertical):

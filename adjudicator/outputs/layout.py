@@ -20,9 +20,9 @@ landscape when the columns are wider than a portrait page.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 import unicodedata
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -36,9 +36,16 @@ from openpyxl.worksheet.worksheet import Worksheet
 WIDEST_COLUMN = 50.0
 #: A portrait A4 page holds about this many "0" widths between its margins.
 PORTRAIT_WIDTH = 95.0
-#: Points of row height per line of 11-point text, and around the lines.
-LINE_POINTS = 15.0
+#: Points of row height per line of 11-point text, and around the lines; the default row's height.
+#: A line of Calibri 11 takes 1.22 em (its ascent, descent and line gap: 2500 of 2048 units), 18 pixels at
+#: 96 dpi = 13.5 pt: Excel draws the lines of a wrapped cell at that pitch, and its default row of 15 pt is
+#: one such line and 2 pixels of padding. LibreOffice draws Carlito (Calibri's metrics) at 13.4 pt a line and
+#: DejaVu Sans, where Carlito is missing, at 12.8 (measured with pdftotext -bbox: the baselines of a wrapped
+#: cell). So 13.5 a line cuts nothing in either, where 15 a line left LibreOffice about half a line blank
+#: under every few lines; a row of one line keeps the default height (:func:`row_points`).
+LINE_POINTS = 13.5
 ROW_PADDING = 2.0
+DEFAULT_ROW = 15.0
 #: A cell's own padding, in "0" widths.
 CELL_PADDING = 1.0
 DEFAULT_WIDTH = 8.43
@@ -167,6 +174,16 @@ class _Styles:
         return found
 
 
+def row_points(lines: int, size: float = 11.0) -> float:
+    """The height, in points, of a row whose tallest cell holds ``lines`` lines of ``size``-point text: never
+    less than the default row."""
+    return max(lines * LINE_POINTS * size / 11.0 + ROW_PADDING, DEFAULT_ROW)
+
+
+#: A row at most this high is left at the spreadsheet's own height (one line of the default font).
+ONE_LINE = row_points(1)
+
+
 def inset(indent: float | None) -> float:
     """The width, in "0" widths, that an indent of ``indent`` steps takes from its cell's text."""
     return (indent or 0) * INDENT_WIDTH
@@ -292,10 +309,10 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             styles.realign(cell, _with_wrap)
             wrap = True
         lines = wrapped_lines(text, width, bold, size) if wrap else 1
-        points_of[row] = max(points_of.get(row, 0.0), lines * LINE_POINTS * size / 11.0 + ROW_PADDING)
+        points_of[row] = max(points_of.get(row, 0.0), row_points(lines, size))
     refit_rows(ws, points_of)
     for row, points in points_of.items():
-        if points > LINE_POINTS + ROW_PADDING:
+        if points > ONE_LINE:
             ws.row_dimensions[row].height = round(points, 1)
             for cell in row_cells[row]:  # a tall row: every cell starts at its top, beside the wrapped text
                 if not styles.alignment(cell)[1]:
@@ -309,7 +326,7 @@ def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:
     from adjudicator.outputs.writing import REFIT_ROWS
 
     for row in sorted(getattr(ws, REFIT_ROWS, ())):
-        if row in ws.row_dimensions and points_of.get(row, 0.0) <= LINE_POINTS + ROW_PADDING:
+        if row in ws.row_dimensions and points_of.get(row, 0.0) <= ONE_LINE:
             ws.row_dimensions[row].height = None
 
 

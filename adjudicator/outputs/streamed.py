@@ -26,13 +26,13 @@ from adjudicator.i18n import render
 from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
-    LINE_POINTS,
     NUMBER_INDENT,
+    ONE_LINE,
     PORTRAIT_WIDTH,
-    ROW_PADDING,
     WIDEST_COLUMN,
     inset,
     number_cells,
+    row_points,
     text_width,
     wrapped_lines,
 )
@@ -360,11 +360,11 @@ def lay_out(cells: Cells) -> Laid:
             entry[2] = style = changed(style, "wrap")
             wrap = True
         lines = _lines(text, width, style.bold, style.size) if wrap else 1
-        points = lines * LINE_POINTS * style.size / 11.0 + ROW_PADDING
+        points = row_points(lines, style.size)
         if points > points_of.get(row, 0.0):
             points_of[row] = points
     for row, points in points_of.items():
-        if points > LINE_POINTS + ROW_PADDING:
+        if points > ONE_LINE:
             heights[row] = round(points, 1)
             for entry in by_row[row]:
                 if not (entry[2] and entry[2].vertical):

@@ -248,6 +248,8 @@ REFIT_ROWS = "_adjudicator_refit_rows"
 def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
     """Give rows with wrapped text the height of their longest cell, as an office program would; the
     layout fits them again once the columns have their final widths (layout.py)."""
+    from adjudicator.outputs.layout import row_points
+
     refit = getattr(ws, REFIT_ROWS, None)
     if refit is None:
         refit = set()
@@ -263,7 +265,7 @@ def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
                 widths[cell.column] = ws.column_dimensions[get_column_letter(cell.column)].width or 10
             lines = max(lines, -(-len(str(cell.value)) // max(int(widths[cell.column] * 1.1), 1)))
         if lines > 1:
-            ws.row_dimensions[row[0].row].height = 15 * lines
+            ws.row_dimensions[row[0].row].height = row_points(lines)
 
 
 def _atomic(target: Path, write: Callable[[str], None]) -> None:
