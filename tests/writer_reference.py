@@ -10,7 +10,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from adjudicator.outputs.layout import (
     CELL_PADDING,
-    DEFAULT_WIDTH,
+    COLUMN_CAPS,
     ONE_LINE,
     WIDEST_COLUMN,
     _aligned_top,
@@ -19,6 +19,7 @@ from adjudicator.outputs.layout import (
     _shown,
     _width,
     _with_wrap,
+    column_width,
     inset,
     print_setup,
     row_points,
@@ -67,11 +68,8 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
     for col in range(1, last_col + 1):
         letter = get_column_letter(col)
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
-        dimension = ws.column_dimensions[letter]
-        needed = min(content.get(col, 0.0), WIDEST_COLUMN)
-        width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
-        width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
-        dimension.width = round(width, 1)
+        ws.column_dimensions[letter].width = column_width(current, content.get(col, 0.0), words.get(col, 0.0),
+                                                          getattr(ws, COLUMN_CAPS, {}).get(col, WIDEST_COLUMN))
     # wraps and heights, for the final widths; the rows fit_row_heights guessed fitted again
     merged_width: dict[str, float] = {}
     for merged in ws.merged_cells.ranges:

@@ -49,6 +49,12 @@ DEFAULT_ROW = 15.0
 #: A cell's own padding, in "0" widths.
 CELL_PADDING = 1.0
 DEFAULT_WIDTH = 8.43
+#: On a sheet of tables one below the other, the widest a column that several tables share is made for the
+#: text of one of them (the text wraps; a single word still widens it): a short column of one table ("Hex")
+#: is not made as wide as a long description of another. A column one table alone uses keeps WIDEST_COLUMN.
+SHARED_COLUMN = 40.0
+#: The attribute of a sheet giving the widest some of its columns may be made, by column number.
+COLUMN_CAPS = "_adjudicator_column_caps"
 #: Indent steps between a number (and its column's header) and its cell's right edge.
 NUMBER_INDENT = 1
 #: One indent step, in "0" widths: Excel and LibreOffice indent by three spaces a step (ECMA-376's
@@ -174,6 +180,24 @@ class _Styles:
         return found
 
 
+def shared_column_caps(table_columns: Iterable[int]) -> dict[int, float]:
+    """The widest each column used by two or more of a sheet's stacked tables (given by their numbers of
+    columns) may be made: :data:`SHARED_COLUMN`."""
+    used: dict[int, int] = {}
+    for count in table_columns:
+        for col in range(1, count + 1):
+            used[col] = used.get(col, 0) + 1
+    return {col: SHARED_COLUMN for col, tables in used.items() if tables > 1}
+
+
+def column_width(current: float | None, content: float, longest_word: float, cap: float = WIDEST_COLUMN) -> float:
+    """A column's width: as wide as its content up to ``cap`` (never narrower than a width it was given, or
+    than the default when it was given none), and never narrower than its longest word."""
+    needed = min(content, cap)
+    width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
+    return round(max(width, min(longest_word, WIDEST_COLUMN + 10)), 1)
+
+
 def row_points(lines: int, size: float = 11.0) -> float:
     """The height, in points, of a row whose tallest cell holds ``lines`` lines of ``size``-point text: never
     less than the default row."""
@@ -282,14 +306,12 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         padding = CELL_PADDING + 0.5 + styles.alignment(cell)[2]
         content[col] = max(content.get(col, 0.0), widest_line + padding)
         words[col] = max(words.get(col, 0.0), longest_word + padding)
+    caps = getattr(ws, COLUMN_CAPS, {})
     for col in range(1, last_col + 1):
         letter = get_column_letter(col)
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
-        dimension = ws.column_dimensions[letter]
-        needed = min(content.get(col, 0.0), WIDEST_COLUMN)
-        width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
-        width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
-        dimension.width = round(width, 1)
+        ws.column_dimensions[letter].width = column_width(current, content.get(col, 0.0), words.get(col, 0.0),
+                                                          caps.get(col, WIDEST_COLUMN))
     # wraps and heights, for the final widths (a merged cell's: of the columns it spans, widened)
     merged_width = {(merged.min_row, merged.min_col): sum(_width(ws, c) for c in range(merged.min_col,
                                                                                       merged.max_col + 1))

@@ -30,9 +30,11 @@ from adjudicator.outputs.layout import (
     ONE_LINE,
     PORTRAIT_WIDTH,
     WIDEST_COLUMN,
+    column_width,
     inset,
     number_cells,
     row_points,
+    shared_column_caps,
     text_width,
     wrapped_lines,
 )
@@ -170,6 +172,7 @@ class Cells:
     def __init__(self) -> None:
         self.cells: dict[tuple[int, int], list[Any]] = {}  # [value or None, kind, style]
         self.widths: dict[int, float] = {}
+        self.caps: dict[int, float] = {}  # layout.py's COLUMN_CAPS
         self.freeze: str | None = None
         self.autofilter: str | None = None
 
@@ -255,13 +258,7 @@ def report_cells(tab: Tab) -> Cells:
             cells.put(row, 1, msg("(none)"), tab.lang)
             row += 1
         row += 1
-    # writing.py's fit_column_widths: each column as wide as its longest value (titles aside), up to 60
-    longest: dict[int, int] = {}
-    for (_row, col), (value, _kind, style) in cells.cells.items():
-        if value is not None and not (style is not None and style.bold and style.size > 12):
-            longest[col] = max(longest.get(col, 0), len(str(value)))
-    for col, length in longest.items():
-        cells.widths[col] = max(cells.column_width(col) or 0, min(60, length + 2))
+    cells.caps = shared_column_caps(len(table.headers) for table in tab.tables)
     return cells
 
 
@@ -332,11 +329,8 @@ def lay_out(cells: Cells) -> Laid:
         if longest_word + padding > words.get(col, 0.0):
             words[col] = longest_word + padding
     for col in range(1, last_col + 1):
-        current = widths.get(col)
-        needed = min(content.get(col, 0.0), WIDEST_COLUMN)
-        width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
-        width = max(width, min(words.get(col, 0.0), WIDEST_COLUMN + 10))
-        widths[col] = round(width, 1)
+        widths[col] = column_width(widths.get(col), content.get(col, 0.0), words.get(col, 0.0),
+                                   cells.caps.get(col, WIDEST_COLUMN))
     derived: dict[tuple[str, int], Style] = {}  # one wrapped or top-aligned style per style, not per cell
 
     def changed(style: Style, how: str) -> Style:

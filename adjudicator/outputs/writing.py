@@ -226,18 +226,9 @@ def fill_report_sheet(ws: Worksheet, tables: Sequence[ReportTable], lang: str) -
             put(ws, row, 1, msg("(none)"), lang)
             row += 1
         row += 1
-    fit_column_widths(ws)
+    from adjudicator.outputs.layout import COLUMN_CAPS, shared_column_caps
 
-
-def fit_column_widths(ws: Worksheet, most: int = 60) -> None:
-    """Widen each column to its longest value (spreadsheets do not do it for files they did not write)."""
-    longest: dict[int, int] = {}
-    for (_row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
-        if cell.value is not None and not (cell.font and cell.font.b and cell.font.sz and cell.font.sz > 12):
-            longest[col] = max(longest.get(col, 0), len(str(cell.value)))
-    for col, length in longest.items():
-        letter = get_column_letter(col)
-        ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, min(most, length + 2))
+    setattr(ws, COLUMN_CAPS, shared_column_caps(len(table.headers) for table in tables))
 
 
 #: The attribute of a sheet naming the rows whose height :func:`fit_row_heights` estimated: the layout fits

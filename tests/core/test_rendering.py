@@ -158,7 +158,7 @@ def cut_words(rendered: list[tuple[str, Path, Path]]) -> list[str]:
     """The words a printed cell holds but the PDF lacks: cut at a cell's edge (or hidden by a short row)."""
     faults = []
     for label, workbook, pdf in rendered:
-        printed = Counter(_alnum(w.text) for page in pages(pdf) for w in page.words)
+        printed = Counter(_alnum(w) for w in _joined_at_hyphens(pages(pdf)))
         wanted: Counter[str] = Counter()
         for words in cell_words(workbook).values():
             wanted.update(w for w in map(_alnum, words) if w)
@@ -169,6 +169,21 @@ def cut_words(rendered: list[tuple[str, Path, Path]]) -> list[str]:
         if cut:
             faults.append(f"{label}: cut at a cell's edge: {cut[:10]}")
     return faults
+
+
+def _joined_at_hyphens(pdf_pages: list[Any]) -> list[str]:
+    """The printed words, in reading order, a word that a wrapped cell broke after its hyphen ("D-" at a line's
+    end, "NS1" beginning the next, as spreadsheets wrap) joined again."""
+    words: list[str] = []
+    for page in pdf_pages:
+        broken = False
+        for word in page.words:
+            if broken:
+                words[-1] += word.text
+            else:
+                words.append(word.text)
+            broken = len(word.text) > 1 and word.text.endswith("-") and word.text[-2].isalnum()
+    return words
 
 
 def links_past_their_cell(workbook: Path) -> list[str]:
