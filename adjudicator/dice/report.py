@@ -23,7 +23,7 @@ from adjudicator.dice.verifiable import MESSAGE_KIND, MESSAGE_VERSION, Proof, Ve
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import msg
 from adjudicator.intake.reading import SheetGrid, WorkbookData, read_key_values
-from adjudicator.outputs.writing import TITLE_FONT, fit_row_heights, fit_to_page_width, header_row, put, sheet_title
+from adjudicator.outputs.writing import BODY_FONT, TITLE_FONT, fit_row_heights, fit_to_page_width, header_row, put, sheet_title
 
 FORMAT = f"{MESSAGE_KIND} {MESSAGE_VERSION}"
 #: Rows of the key/value block (column B holds the values).
@@ -97,7 +97,7 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
               "language": msg("Language")}
     for name, row in FIELDS.items():
         put(ws, row, 1, labels[name], lang)
-        ws.cell(row=row, column=1).font = Font(bold=True)
+        ws.cell(row=row, column=1).font = Font(name=BODY_FONT, size=11, bold=True)
         put(ws, row, 2, values[name] if name == "turn" else str(values[name]), lang)
         ws.cell(row=row, column=1).alignment = ws.cell(row=row, column=2).alignment = wrap
     row = FIRST_TABLE_ROW

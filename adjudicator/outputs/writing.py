@@ -29,9 +29,12 @@ from adjudicator.i18n import Msg, msg, render
 from adjudicator.outputs.reproducible import make_reproducible
 from adjudicator.outputs.streamed import cell_value
 
-HEADER_FONT = Font(bold=True, color="FFFFFF")
+# Fonts name their face and size: a font without them is drawn in LibreOffice's own default (a serif) in the
+# workbooks openpyxl saves (campaign.xlsx, GM input), unlike the body text around it.
+BODY_FONT = "Calibri"
+HEADER_FONT = Font(name=BODY_FONT, size=11, bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="305496")
-TITLE_FONT = Font(bold=True, size=13)
+TITLE_FONT = Font(name=BODY_FONT, bold=True, size=13)
 ERROR_FILL = PatternFill("solid", fgColor="F8CBAD")
 WARNING_FILL = PatternFill("solid", fgColor="FFE699")
 FORBIDDEN_IN_TITLES = str.maketrans({c: " " for c in "[]:*?/\\"})
