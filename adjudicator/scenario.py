@@ -15,9 +15,14 @@ from typing import Any
 
 import pandas as pd
 
+from adjudicator.dice import Dice
+from adjudicator.engine.ledger import Ledger
+from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset
-from adjudicator.engine.ruleset import Campaign, Faction, Ruleset
-from adjudicator.i18n import normalise_language, ruleset_catalog
+from adjudicator.engine.ruleset import Campaign, Faction, Ruleset, TurnInput
+from adjudicator.engine.validity import passed_orders
+from adjudicator.i18n import Msg, normalise_language, ruleset_catalog
+from adjudicator.intake.submissions import load_submission
 from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_save
 from adjudicator.store.master import factions_schema, new_master
@@ -79,13 +84,54 @@ def _write(data: dict[str, Any], ruleset: Ruleset, campaign: Campaign, out: Path
         written.append(path)
     if "gm_input" in data:
         path = out / "gm_input.xlsx"
+        asked = requested(ruleset, campaign, written[1:])
         requests = {
-            schema.key: pd.DataFrame(data["gm_input"].get(schema.key, []), columns=schema.keys())
+            schema.key: described(pd.DataFrame(data["gm_input"].get(schema.key, []), columns=schema.keys()),
+                                  asked.get(schema.key))
             for schema in ruleset.gm_input_schemas
         }
         write_gm_input(path, ruleset, requests, campaign.turn, campaign.language)
         written.append(path)
     return written
+
+
+def requested(ruleset: Ruleset, campaign: Campaign, inbox: list[Path]) -> dict[str, pd.DataFrame]:
+    """What the turn asks the GM, as a run of the example's inbox without GM input would write it."""
+    submissions = [load_submission(path, campaign, ruleset) for path in inbox]
+    orders = {s.faction: passed_orders(s.orders) for s in submissions if s.accepted and s.orders is not None}
+    turn = TurnInput(campaign, orders, None, "gm_input.xlsx", Dice(campaign.seed, campaign.turn),
+                     Ledger(campaign.turn, ruleset.account_label), ProblemList())
+    return ruleset.resolve(turn).gm_requests or {}
+
+
+def described(answers: pd.DataFrame, asked: pd.DataFrame | None) -> pd.DataFrame:
+    """The scenario's answers, each on the row the turn asks it on: the GM input of the example shows what a
+    real one shows (the combat's sides, systems, forces…) and not only the identifier and the answer. An answer
+    belongs to the asked row whose first column it shares and whose filled cells it does not contradict."""
+    if asked is None or asked.empty or answers.empty:
+        return answers
+    first = answers.columns[0]
+    free = [dict(row) for row in asked.reindex(columns=answers.columns).to_dict("records")]
+    rows = []
+    for answer in answers.to_dict("records"):
+        match = next((row for row in free if _agrees(row, answer, first)), None)
+        if match is not None:
+            free.remove(match)
+            rows.append({key: answer[key] if _filled(answer[key]) else match[key] for key in answers.columns})
+        else:
+            rows.append(answer)
+    return pd.DataFrame(rows, columns=answers.columns)
+
+
+def _filled(value: Any) -> bool:
+    return value is not None and (isinstance(value, str) or not pd.isna(value)) and value != ""
+
+
+def _agrees(asked: dict[str, Any], answer: dict[str, Any], first: str) -> bool:
+    if not (_filled(asked[first]) and _filled(answer[first])):
+        return False
+    return all(str(asked[key]) == str(answer[key]) for key in answer
+               if _filled(asked[key]) and _filled(answer[key]) and not isinstance(asked[key], Msg))
 
 
 if __name__ == "__main__":  # pragma: no cover
