@@ -87,7 +87,7 @@ class Reporter(reporting.Reporter):
         rows.append([msg("Income"), amount(income)])
         for phase, label in ((ECONOMY, msg("Upkeep")), (JUMPSHIPS, msg("Jumpships")), (REPAIRS, msg("Repairs")),
                              (PURCHASES, msg("Purchases")), (AGENCY, msg("Agency")), (RESEARCH, msg("Research")),
-                             (GM, msg("GM"))):
+                             (GM, msg("GM adjustments"))):
             total = sum(x.change for x in lines if x.phase == phase and x.reference != "income")
             rows.append([label, amount(total)])
         rows.append([msg("Closing treasury"), amount(self.world.treasury.get(faction, 0))])
@@ -220,7 +220,7 @@ class Reporter(reporting.Reporter):
         for f in factions:
             rows = dict((str(r[0].text), r[1]) for r in self.treasury(f))
             summary.append([f, rows["Opening treasury"], rows["Income"], rows["Upkeep"], rows["Jumpships"],
-                            rows["Repairs"], rows["Purchases"], rows["Agency"], rows["Research"], rows["GM"],
+                            rows["Repairs"], rows["Purchases"], rows["Agency"], rows["Research"], rows["GM adjustments"],
                             rows["Closing treasury"]])
         production = [[j.faction, *describe_job(j, self.world, self.next_turn)] for j in self.world.jobs]
         research = [[f, *row] for f in factions for row in self.research(f)]
@@ -263,4 +263,5 @@ AGENCY_HEADERS = h(*AGENCY_COLUMNS, N_("Result"))
 COMMANDO_HEADERS = h(N_("ID"), N_("Hex"), N_("Regiment"), N_("Established in turn"))
 INTEL_HEADERS = h(N_("Subject"), N_("Item"), N_("Detail"))
 TREASURY_HEADERS = h(N_("Faction"), N_("Opening treasury"), N_("Income"), N_("Upkeep"), N_("Jumpships"),
-                     N_("Repairs"), N_("Purchases"), N_("Agency"), N_("Research"), N_("GM"), N_("Closing treasury"))
+                     N_("Repairs"), N_("Purchases"), N_("Agency"), N_("Research"), N_("GM adjustments"),
+                     N_("Closing treasury"))
