@@ -40,7 +40,9 @@ EXIT_UNUSABLE = 2
 EXIT_WAITING = 3
 EXIT_RULESET = 4
 
-console = Console(highlight=False, soft_wrap=True)
+# Printed as written: no highlighting, and no emoji codes (a workbook named ":warning:A.xlsx" keeps its name, and
+# its checked copy's path is the one on disk); lines longer than the terminal are left to it, never cut.
+console = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 class State:
