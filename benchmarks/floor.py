@@ -56,8 +56,8 @@ def peak_mb() -> float:
 
 
 def workers_peak_mb() -> float:
-    """The peak resident size of the largest worker process waited for so far (the writer's forks share
-    this process's pages, so it is not added to :func:`peak_mb`)."""
+    """The peak resident size of the largest worker process waited for so far. The writer's workers are forked
+    from this process: the pages they share with it count in both, so the two are not to be added up."""
     return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 
 
