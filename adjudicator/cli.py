@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
@@ -54,9 +55,10 @@ def say(text: Msg | str, lang: str, style: str | None = None) -> None:
 
 
 def whole_column(table: Table, header: str, values: Iterable[str]) -> None:
-    """A column of identifiers (codes, names, cells): never wrapped, never cut, as wide as its longest."""
-    table.add_column(header, no_wrap=True, overflow="fold",
-                     min_width=max([len(header), *(len(v) for v in values)]))
+    """A column of identifiers (codes, names, cells): never wrapped, never cut, as wide as its longest as shown
+    (given, so that rich need not measure each of thousands of cells)."""
+    shown = [header, *map(for_terminal, values)]
+    table.add_column(header, no_wrap=True, overflow="fold", width=max(max(len(v), cell_len(v)) for v in shown))
 
 
 def show_problems(problems: Iterable[Problem], lang: str) -> None:
