@@ -155,6 +155,8 @@ def main() -> None:
                  "run_cpu_s": round(run_s, 3), "peak_rss_mb": row["peak_rss_mb"],
                  "project_peak_mb": row.get("project_peak_mb"), "floor_peak_mb": row.get("floor_peak_mb"),
                  "workers_peak_mb": row["workers_peak_mb"],
+                 "project_step_peaks_mb": {step: row[step]["project"].get("peak_mb")
+                                           for step in ("check", "run_pass1", "run_pass2")},
                  "floor_check_cpu_s": row["check"]["floor"]["cpu_s"], "floor_run_cpu_s": round(floor_run, 3),
                  "mistake_rows": row["campaign"]["mistake_rows"]}
         if previous:
