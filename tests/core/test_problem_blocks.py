@@ -18,7 +18,7 @@ from rich.text import Text
 from adjudicator.engine.problems import Problem, Severity
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import msg
-from adjudicator.outputs.problem_blocks import print_problems
+from adjudicator.outputs.problem_blocks import print_problems, print_table, problems_table, too_narrow
 from adjudicator.turn import pipeline
 
 
@@ -88,3 +88,48 @@ def test_markup_typed_in_a_workbook_prints_literally(tmp_path: Path) -> None:
     shown = " ".join(_check(root, "80").split())
     assert " ".join(problem.message.render("ru").split()) in shown
     assert "[BOLD]X[/]" in shown
+
+
+
+def _table(problems: list[Problem], width: int, terminal: bool, ours: bool) -> str:
+    """The problems table as the CLI prints it (``ours``), or as rich's own Table prints the same table."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, highlight=False, soft_wrap=True, emoji=False, force_terminal=terminal,
+                      color_system="standard" if terminal else None)
+    table, rows = problems_table(problems, "es")
+    if ours:
+        print_table(console, table, rows)
+    else:
+        for cells, style in rows:
+            table.add_row(*map(Text, cells), style=style)
+        console.print(table)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("width", [140, 160, 200, 320])
+def test_the_wide_table_is_rich_s_table_character_for_character(width: int) -> None:
+    problems = [Problem("E-AG-BRIBE", Severity.ERROR, msg("El soborno debe ser de 0 a 100 en pasos de 20."),
+                        file="DAVION.xlsx", sheet="Agencia", cell="F9"),
+                Problem("W-ЯКОРЬ", Severity.WARNING, msg("Слово " * 30 + "Ж" * 70 + "\n\nпосле\tпустой строки"),
+                        msg("[bold]Escriba[/] 東京 en la celda " * 3), file="КУРИТА.xlsx", sheet="Приказы",
+                        cell="AB1234"),
+                Problem("E1", Severity.ERROR, msg("x"), msg("Z" * 150), file="a\tb.xlsx"),
+                Problem("E-" + "LARGO" * 8, Severity.ERROR, msg(""), None, sheet="S", cell="A1")]
+    assert not too_narrow(problems, width, "es")  # the width of a table, not of blocks
+    for terminal in (False, True):
+        ours, reference = (_table(problems, width, terminal, ours) for ours in (True, False))
+        if not terminal:
+            assert ours == reference
+        else:  # the same characters in the same colours (rich may split its escape codes elsewhere)
+            mine, theirs = Text.from_ansi(ours), Text.from_ansi(reference)
+            assert mine.plain == theirs.plain
+            assert _visible_styles(mine) == _visible_styles(theirs)
+            assert "\x1b[31m" in ours and "\x1b[1m" in ours  # coloured indeed
+
+
+def _visible_styles(text: Text) -> list[tuple[int, str]]:
+    styles = [""] * len(text.plain)
+    for span in text.spans:
+        for index in range(span.start, span.end):
+            styles[index] = str(span.style)
+    return [(i, s) for i, s in enumerate(styles) if not text.plain[i].isspace()]
