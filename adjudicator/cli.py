@@ -31,6 +31,7 @@ from adjudicator.i18n.click import language_from_environment
 from adjudicator.intake.deadlines import missing_reasons
 from adjudicator.intake.submissions import Submission
 from adjudicator.lazy_commands import add_all, add_lazy_command
+from adjudicator.outputs.problem_blocks import whole_column
 from adjudicator.outputs.safe_text import for_terminal, terminal_text
 from adjudicator.store.folder import CampaignBusyError
 from adjudicator.turn import pipeline
@@ -40,7 +41,9 @@ EXIT_UNUSABLE = 2
 EXIT_WAITING = 3
 EXIT_RULESET = 4
 
-console = Console(highlight=False, soft_wrap=True)
+# Printed as written: no highlighting, and no emoji codes (a workbook named ":warning:A.xlsx" keeps its name, and
+# its checked copy's path is the one on disk); lines longer than the terminal are left to it, never cut.
+console = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 class State:
@@ -51,30 +54,13 @@ def say(text: Msg | str, lang: str, style: str | None = None) -> None:
     console.print(for_terminal(text.render(lang) if isinstance(text, Msg) else text), style=style, markup=False)
 
 
-def whole_column(table: Table, header: str, values: Iterable[str]) -> None:
-    """A column of identifiers (codes, names, cells): never wrapped, never cut, as wide as its longest."""
-    table.add_column(header, no_wrap=True, overflow="fold",
-                     min_width=max([len(header), *(len(v) for v in values)]))
-
-
 def show_problems(problems: Iterable[Problem], lang: str) -> None:
     problems = list(problems)
-    from adjudicator.outputs.problem_blocks import print_problems
+    from adjudicator.outputs.problem_blocks import print_problems, print_table, problems_table
 
     if print_problems(console, problems, lang):  # a narrow terminal: one block per problem, words whole
         return
-    table = Table(show_lines=False, header_style="bold")
-    for header, values in ((msg("Code"), [p.code for p in problems]), (msg("File"), [p.file or "" for p in problems]),
-                           (msg("Sheet"), [p.sheet or "" for p in problems]),
-                           (msg("Cell"), [p.cell or "" for p in problems])):
-        whole_column(table, header.render(lang), values)
-    for header in (msg("Problem"), msg("What to do")):
-        table.add_column(header.render(lang), overflow="fold", ratio=1)
-    for p in problems:
-        style = "red" if p.is_error else "yellow"
-        table.add_row(*map(terminal_text, (p.code, p.file or "", p.sheet or "", p.cell or "", p.message.render(lang),
-                                           p.hint.render(lang) if p.hint else "")), style=style)
-    console.print(table)
+    print_table(console, *problems_table(problems, lang))
 
 
 def fail(error: pipeline.CampaignError, lang: str) -> None:

@@ -6,7 +6,8 @@ For each step (``check``, ``run`` pass 1, ``run`` pass 2 after the GM's answers)
 copy of DIR to learn what it reads (the master, the inbox, the GM's input) and what it writes. The floor then
 reads every one of those input workbooks with python-calamine (every sheet, every cell) and writes every
 workbook the project wrote with XlsxWriter, cell for cell (values only: no styles), and copies the files the
-project copied. Times are CPU seconds of this process (``resource.getrusage``) and wall seconds.
+project copied. Times are CPU seconds of this process (``resource.getrusage``) and wall seconds; memory is each
+step's own peak, the project's apart from its floor's (the peak resident size is reset before each, on Linux).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import resource
 import shutil
 import sys
@@ -34,18 +36,48 @@ def cpu() -> float:
     return usage.ru_utime + usage.ru_stime + workers.ru_utime + workers.ru_stime
 
 
+def reset_peak() -> bool:
+    """Start this process's peak resident size afresh (Linux: ``/proc/self/clear_refs``); whether it could."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def peak_mb() -> float:
+    """This process's peak resident size in MB since :func:`reset_peak` (else since it started)."""
+    try:
+        found = re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text())
+    except OSError:
+        found = None
+    kib = int(found.group(1)) if found else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(kib / 1024, 1)
+
+
+def workers_peak_mb() -> float:
+    """The peak resident size of the largest worker process waited for so far. The writer's workers are forked
+    from this process: the pages they share with it count in both, so the two are not to be added up."""
+    return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
+
+
 class Clock:
-    """CPU and wall seconds of a block."""
+    """CPU and wall seconds of a block, and its own peak memory (when the peak can be reset)."""
 
     def __enter__(self) -> Clock:
+        self.own_peak = reset_peak()
         self.cpu, self.wall = cpu(), time.perf_counter()
         return self
 
     def __exit__(self, *_: object) -> None:
         self.cpu, self.wall = cpu() - self.cpu, time.perf_counter() - self.wall
+        self.peak = peak_mb()
 
     def figures(self) -> dict[str, float]:
-        return {"cpu_s": round(self.cpu, 3), "wall_s": round(self.wall, 3)}
+        figures = {"cpu_s": round(self.cpu, 3), "wall_s": round(self.wall, 3)}
+        if self.own_peak:
+            figures["peak_mb"] = self.peak
+        return figures
 
 
 def _digests(root: Path) -> dict[Path, str]:

@@ -89,3 +89,15 @@ def test_two_files_of_one_faction_get_two_checked_copies(tmp_path: Path) -> None
     alpha = [path for name, path in outcome.checked.items() if name.startswith("ALPHA")]
     assert len(alpha) == 2 and len(set(alpha)) == 2
     assert all(path.exists() for path in alpha)
+
+
+def test_names_that_look_like_emoji_codes_print_as_typed(tmp_path: Path) -> None:
+    root = tmp_path / "star"
+    pipeline.new_campaign(installed()["star_sectors"], root, example=True)
+    (root / "inbox" / "ALPHA.xlsx").rename(root / "inbox" / ":warning:ALPHA.xlsx")
+    shown = adjudicator("check", str(root))
+    assert shown.returncode == 1, shown.stderr
+    checked = pipeline.check(root)
+    assert ":warning:ALPHA.xlsx" in checked.checked
+    _whole_problems(shown.stdout, checked)  # the checked copy's path as it is on disk, to copy and open
+    assert "\N{WARNING SIGN}" not in shown.stdout
