@@ -3,6 +3,7 @@ messages, protected headers and the workbook's identity."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -263,11 +264,66 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
             mark_final_cell(ws, row, lang)
         row += 1
     row += 1
+    blocks = []
     for schema, columns in zip(ruleset.order_schemas, shown, strict=True):
         row = _describe_sheet(ws, row, schema, span, lang)
         if tables[schema.key]:
+            start = row
             row = _example_table(ws, row, columns, tables[schema.key], lang)
+            blocks.append((start, row - 2))
+    keep_together(ws, blocks)
     ws.protection.sheet = True
+
+
+#: A4 in points (portrait: width, height).
+A4_POINTS = (595.3, 841.9)
+#: The points a "0" width of a column prints at: Calibri's (Excel, and LibreOffice with Carlito), and DejaVu
+#: Sans's, which LibreOffice draws where Carlito is missing (measured: 7.0 to 7.2). A page break is placed for
+#: both, so that the sheet's fit to page width shrinks it to either scale without splitting a block.
+POINTS_PER_WIDTH = (5.25, 7.1)
+#: The height a row without one of its own is given, so that LibreOffice (12.8 points) pages as Excel (15) does.
+ONE_LINE = 15.0
+
+
+def page_rows(ws: Any, last_col: int, points_per_width: float) -> float:
+    """The points of rows a printed page of ``ws`` holds, at the scale (a whole percent) its fit to page width
+    prints its columns at when a "0" width is ``points_per_width`` points."""
+    width, height = A4_POINTS if ws.page_setup.orientation != "landscape" else A4_POINTS[::-1]
+    margins = ws.page_margins
+    across = width - (margins.left + margins.right) * 72
+    down = height - (margins.top + margins.bottom) * 72
+    columns = sum(float(ws.column_dimensions[get_column_letter(c)].width or 8.43)
+                  for c in range(1, last_col + 1)) * points_per_width
+    scale = min(1.0, math.floor(100 * across / columns) / 100) if columns else 1.0
+    return down / scale
+
+
+def keep_together(ws: Any, blocks: Sequence[tuple[int, int]]) -> None:
+    """A page break before each block of rows (an example table: its label, headers and rows) that would
+    otherwise run over the foot of a page, so that no page begins with rows whose headers are on the one
+    before. Heights are those the sheet is laid out at (every row given one, so that LibreOffice and Excel
+    page alike); a block taller than a page is left to split."""
+    from openpyxl.worksheet.pagebreak import Break
+
+    from adjudicator.outputs.layout import lay_out_sheet, used_range
+
+    lay_out_sheet(ws)  # the final widths, heights and orientation (the save lays it out again, alike)
+    last_row, last_col = used_range(ws)
+    for r in range(1, last_row + 1):
+        if ws.row_dimensions[r].height is None:
+            ws.row_dimensions[r].height = ONE_LINE
+    heights = {r: float(ws.row_dimensions[r].height) for r in range(1, last_row + 1)}
+    pages = [page_rows(ws, last_col, points) - ONE_LINE for points in POINTS_PER_WIDTH]  # a line of room
+    ends = dict(blocks)
+    used = [0.0] * len(pages)
+    for r in range(1, last_row + 1):
+        if r in ends:
+            block = sum(heights[x] for x in range(r, ends[r] + 1))
+            if any(u and u + block > page >= block for u, page in zip(used, pages, strict=True)):
+                ws.row_breaks.append(Break(id=r - 1))  # row r starts a page
+                used = [0.0] * len(pages)
+        used = [0.0 if u + heights[r] > page else u for u, page in zip(used, pages, strict=True)]
+        used = [u + heights[r] for u in used]
 
 
 def _label_and_text(ws: Any, row: int, label: Any, text: Any, span: int, lang: str, bold: bool = True) -> None:

@@ -1,4 +1,4 @@
-"""Every table, column and word value of Galactic War's and Inner Sphere's rule tables in the GM's words, through
+"""Every table, column and word value of the rulesets' rule tables in the GM's words, through
 real workbooks: rows typed in any language, case, accents or look-alike letters are read as their codes, written
 back in the campaign's words (again in another language when the GM changes it), and a value a column does not
 take is M11 at its cell with the closest words."""
@@ -73,8 +73,32 @@ INNER_SPHERE_SHOWN = {
            ["Операции агентства", "352 Хлеба и зрелищ", "Восстания", 150],
            ["Судьба направленных полков", "2-3", "Судьба", "Пропускает ход"]],
 }
+COORDINATED_ORDERS: list[tuple[tuple[Any, ...], tuple[tuple[str, ...], str], Any]] = [
+    (("Habilidades", "Saltar (Habilidad Larga)", "forma", "habilidad corta de movimiento"),
+     (("skills", "JUMP_ENTIRE"), "form"), "SHORT_MOVEMENT"),
+    (("способности", "Атака ДБ", "Атака", "ВЗЛOМ"), (("skills", "BS_ATTACK"), "attack"), "HACK"),  # a Latin O
+    (("Skills", "Dodge", "Attribute", "wip"), (("skills", "DODGE"), "attribute"), "WIP"),
+    (("habilidades", "activar un estado", "misma herramienta", "Programa de hacker"),
+     (("skills", "STATE"), "compare_tool"), "PROGRAM"),
+    (("Habilidades", "Médico", "familia", "Ataque CC"), (("skills", "DOCTOR"), "family"), "CC_ATTACK"),
+    (("Habilidades", "Reset", "Revela un Marcador", "sí"), (("skills", "RESET"), "reveals"), True),
+    (("skills", "MOVE", "family", "SALTAR"), (("skills", "MOVE"), "family"), "JUMP"),
+]
+COORDINATED_ORDERS_SHOWN = {
+    "es": [["Habilidades", "Saltar (Habilidad Larga)", "Forma", "Habilidad Corta de Movimiento"],
+           ["Habilidades", "Ataque CD", "Ataque", "Hackeo"], ["Habilidades", "Esquivar", "Atributo", "VOL"],
+           ["Habilidades", "Activar un Estado", "Misma herramienta", "Programa de Hacker"],
+           ["Habilidades", "Médico", "Familia", "Ataque CC"], ["Habilidades", "Reset", "Revela un Marcador", "SI"],
+           ["Habilidades", "Movimiento", "Familia", "Saltar"]],
+    "ru": [["Способности", "Прыжок (весь приказ)", "Форма", "Короткая способность движения"],
+           ["Способности", "Атака ДБ", "Атака", "Взлом"], ["Способности", "Уклонение", "Характеристика", "ВОЛ"],
+           ["Способности", "Активировать состояние", "Тот же инструмент", "Программа взлома"],
+           ["Способности", "Врач", "Семейство", "Атака ББ"], ["Способности", "Сброс", "Раскрывает маркер", "ДА"],
+           ["Способности", "Движение", "Семейство", "Прыжок"]],
+}
 CASES = [("galactic_war", "ru", GALACTIC_WAR, GALACTIC_WAR_SHOWN, "es"),
-         ("inner_sphere", "es", INNER_SPHERE, INNER_SPHERE_SHOWN, "ru")]
+         ("inner_sphere", "es", INNER_SPHERE, INNER_SPHERE_SHOWN, "ru"),
+         ("coordinated_orders", "es", COORDINATED_ORDERS, COORDINATED_ORDERS_SHOWN, "ru")]
 
 
 def _example(tmp_path: Path, name: str, rows: list[tuple[Any, ...]]) -> tuple[Path, int]:
@@ -127,6 +151,7 @@ def test_every_spelling_reads_as_the_code_and_is_written_back_in_the_campaigns_w
 @pytest.mark.parametrize(("name", "row", "near"), [
     ("galactic_war", ("Подразделения", "Крейсер", "Класс", "Корабел"), "Корабль"),
     ("inner_sphere", ("Espionaje", "1-2", "Alcance del informe", "Informe complto"), "Informe completo"),
+    ("coordinated_orders", ("Habilidades", "Esquivar", "Forma", "Habilidad Cort"), "Habilidad Corta"),
 ])
 def test_a_value_the_column_does_not_take_is_m11_at_its_cell_with_the_closest_words(
         tmp_path: Path, name: str, row: tuple[str, ...], near: str) -> None:
@@ -140,7 +165,7 @@ def test_a_value_the_column_does_not_take_is_m11_at_its_cell_with_the_closest_wo
     assert near in problem.hint.render(lang)
 
 
-@pytest.mark.parametrize("name", ["galactic_war", "inner_sphere"])
+@pytest.mark.parametrize("name", ["galactic_war", "inner_sphere", "coordinated_orders"])
 def test_the_rulesets_docs_list_every_word_of_its_rule_tables(name: str) -> None:
     """Where the GM looks for them: each key and word value, with its words in the three languages."""
     from adjudicator.engine.registry import installed

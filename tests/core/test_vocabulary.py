@@ -35,10 +35,6 @@ NOT_SCANNED = {
     ("Parameters", "value"),  # parameter values are the codes the GM types (BEFORE_INCOME, none)
     ("Parameters", "default"),
 }
-#: Rulesets whose rule tables' word values are still the codes the GM types (the scan still reads their tables',
-#: rows' and columns' words, their word values left blank): Coordinated Orders' skills (family MOVE, form
-#: SHORT_MOVEMENT, attack BS, attribute PH) have no ``rule_table_values`` yet.
-VALUES_WITHOUT_WORDS = {"coordinated_orders"}
 #: Codes a hint teaches the player to type, which the column reads ("GF x3, PDS" in galactic_war's landings).
 TYPED = {"GF", "PDS"}
 #: The rulesets' ledger phase names (msgids), which the Ledger sheets show in the reader's words.
@@ -92,7 +88,7 @@ def rule_table_codes(lang: str, name: str) -> frozenset[str]:
     for path, column, value in table_cells(default_tables(ruleset.data_package)):
         shown = {path[0]: word("", path[0]), column: word(path[0], column)}
         shown |= {p: word(path[0], p) for p in path[1:]}
-        if isinstance(value, str) and value and name not in VALUES_WITHOUT_WORDS:
+        if isinstance(value, str) and value:
             shown[value] = value_word(path[0], column, value)
         # a code without words, or whose words differ from it (NS1 is its own word; rolls 2-3 are no code)
         codes |= {code for code, text in shown.items() if code != text and not re.fullmatch(r"[\d.-]+", code)}
@@ -108,8 +104,6 @@ def fill_rule_tables(name: str, master: Path) -> None:
     lang = str(next(row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row[0] == "language"))
     sheet = book[gettext_in(lang, RULE_TABLES.title)]
     for path, column, value in table_cells(default_tables(ruleset.data_package)):
-        if isinstance(value, str) and name in VALUES_WITHOUT_WORDS:
-            value = None  # a blank value keeps the default: only the keys are scanned
         sheet.append([path[0], ".".join(path[1:]), column, value])
     book.save(master)
 

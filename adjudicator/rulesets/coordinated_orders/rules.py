@@ -42,6 +42,7 @@ from adjudicator.rulesets.coordinated_orders.phases.rolls import Die, judge_dice
 from adjudicator.rulesets.coordinated_orders.presentation import CoordinatedPresentation
 from adjudicator.rulesets.coordinated_orders.reports import Reporter, error_codes, line_summary
 from adjudicator.rulesets.coordinated_orders.state import Game, game_from_tables, game_to_tables
+from adjudicator.rulesets.coordinated_orders.table_words import TABLE_VALUES, TABLE_WORDS
 
 PHASE = N_("Orders Phase")
 
@@ -75,13 +76,8 @@ class CoordinatedOrders(Ruleset):
     order_schemas = (schemas.ORDERS, schemas.REACTIONS)
     row_groups = {"orders": "co"}  # noqa: RUF012 - a refused row makes its whole Coordinated Order illegal
     gm_input_schemas = (schemas.FACTS,)
-    #: The Rule tables sheet's words for the skills table and its columns (a row is the Skill's dropdown label).
-    rule_table_words = {  # noqa: RUF012 - a declaration, never changed
-        "skills": N_("Skills"), "family": N_("Family"), "form": N_("Form"), "target": N_("Target"),
-        "roll": N_("Roll"), "attack": N_("Attack"), "attribute": N_("Attribute"), "facts": N_("Table facts"),
-        "reveals": N_("Reveals a Marker"), "compare_tool": N_("Same tool"), "common": N_("Common target"),
-        "super_jump": N_("Super-Jump"),
-    }
+    rule_table_words = TABLE_WORDS  # the Rule tables sheet's words (table_words.py)
+    rule_table_values = TABLE_VALUES
 
     def account_label(self, account: str) -> Msg | str:
         """The Command Tokens, a combat group's Regular Orders and a trooper's own Order in the reader's words."""

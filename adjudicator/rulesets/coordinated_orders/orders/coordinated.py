@@ -185,6 +185,10 @@ def _label(code: str) -> Any:
     return code or "—"
 
 
+#: The rule that participants using different tools break, by the tool a Skill's ``compare_tool`` names.
+SAME_TOOL_RULES = {"STATE": "V15", "PROGRAM": "V16"}
+
+
 def _skill_errors(dec: Declaration, table: Skills) -> list[Rejection]:
     errors: list[Rejection] = []
     ref = dec.reference()
@@ -248,18 +252,19 @@ def _skill_errors(dec: Declaration, table: Skills) -> list[Rejection]:
                 base_tool = fold(base_d.tool)  # type: ignore[union-attr]
                 for e in same:
                     if fold(e.skills[k].tool) != base_tool:  # type: ignore[union-attr]
-                        if base_skill.compare_tool == "V15":
+                        if base_skill.compare_tool == "STATE":
                             message = msg("All participants must activate the same State ({states}).", states=shown)
                         else:
                             message = msg("All participants must use the same Hacking Program ({programs}).",
                                           programs=shown)
-                        errors.append(Rejection(base_skill.compare_tool, message, row=e.row, column=f"tool{k}"))
+                        errors.append(Rejection(SAME_TOOL_RULES[base_skill.compare_tool], message, row=e.row,
+                                                column=f"tool{k}"))
     return errors
 
 
 def _tool_errors(same: list[Entry], k: int, info: Skill) -> list[Rejection]:
     errors: list[Rejection] = []
-    if not info.roll or info.compare_tool == "V15":
+    if not info.roll or info.compare_tool == "STATE":  # a State is no tool of the roster
         return errors
     for e in same:
         d = e.skills[k]
