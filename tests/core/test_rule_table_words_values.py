@@ -74,7 +74,7 @@ INNER_SPHERE_SHOWN = {
            ["Судьба направленных полков", "2-3", "Судьба", "Пропускает ход"]],
 }
 COORDINATED_ORDERS: list[tuple[tuple[Any, ...], tuple[tuple[str, ...], str], Any]] = [
-    (("Habilidades", "Saltar (Habilidad Larga)", "forma", "habilidad corta de movimiento"),
+    (("Habilidades", "Saltar (Habilidad Larga)", "forma", "habilidad corta básica"),
      (("skills", "JUMP_ENTIRE"), "form"), "SHORT_MOVEMENT"),
     (("способности", "Атака ДБ", "Атака", "ВЗЛOМ"), (("skills", "BS_ATTACK"), "attack"), "HACK"),  # a Latin O
     (("Skills", "Dodge", "Attribute", "wip"), (("skills", "DODGE"), "attribute"), "WIP"),
@@ -85,12 +85,12 @@ COORDINATED_ORDERS: list[tuple[tuple[Any, ...], tuple[tuple[str, ...], str], Any
     (("skills", "MOVE", "family", "SALTAR"), (("skills", "MOVE"), "family"), "JUMP"),
 ]
 COORDINATED_ORDERS_SHOWN = {
-    "es": [["Habilidades", "Saltar (Habilidad Larga)", "Forma", "Habilidad Corta de Movimiento"],
+    "es": [["Habilidades", "Saltar (Habilidad Larga)", "Forma", "Habilidad Corta Básica"],
            ["Habilidades", "Ataque CD", "Ataque", "Hackeo"], ["Habilidades", "Esquivar", "Atributo", "VOL"],
            ["Habilidades", "Activar un Estado", "Misma herramienta", "Programa de Hacker"],
            ["Habilidades", "Médico", "Familia", "Ataque CC"], ["Habilidades", "Reset", "Revela un Marcador", "SI"],
            ["Habilidades", "Movimiento", "Familia", "Saltar"]],
-    "ru": [["Способности", "Прыжок (весь приказ)", "Форма", "Короткая способность движения"],
+    "ru": [["Способности", "Прыжок (весь приказ)", "Форма", "Короткое движение"],
            ["Способности", "Атака ДБ", "Атака", "Взлом"], ["Способности", "Уклонение", "Характеристика", "ВОЛ"],
            ["Способности", "Активировать состояние", "Тот же инструмент", "Программа взлома"],
            ["Способности", "Врач", "Семейство", "Атака ББ"], ["Способности", "Сброс", "Раскрывает маркер", "ДА"],
