@@ -231,7 +231,7 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     span = max([2, *(len(columns) for columns in shown)])
     examples = ruleset.presentation().example_rows(campaign, faction)
     offered = ruleset.presentation().choice_lists(campaign, faction)
-    tables = {schema.key: [_example_values(_for_this_faction(values, columns, offered), columns, lang)
+    tables = {schema.key: [_example_values(_for_this_faction(_in_language(values, lang), columns, offered), columns, lang)
                            for values in examples.get(schema.key) or []]
               for schema, columns in zip(ruleset.order_schemas, shown, strict=True)}
     widths = example_widths([[column.header_in(lang) for column in columns] for columns in shown],
@@ -335,6 +335,13 @@ def _label_and_text(ws: Any, row: int, label: Any, text: Any, span: int, lang: s
     ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
     if span > 2:
         ws.merge_cells(start_row=row, start_column=2, end_row=row, end_column=span)
+
+
+def _in_language(values: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """An example row whose free texts are written in each language (``{ ru = "…", es = "…" }`` in the
+    scenario) with the reader's version of each: a text order reads in the words the player writes."""
+    return {key: (value.get(lang) or value.get("en") or next(iter(value.values()), None))
+            if isinstance(value, Mapping) else value for key, value in values.items()}
 
 
 def _for_this_faction(values: Mapping[str, Any], columns: Sequence[Any], offered: Mapping[str, Sequence[str]]
