@@ -122,6 +122,24 @@ def _parse(data: bytes, where: str) -> Any:
         raise CannotCompose(f"{where}: {error}") from None
 
 
+def _well_formed(data: bytes, where: str) -> None:
+    """Raise :class:`CannotCompose` unless ``data`` is well-formed XML without a DTD (what defusedxml forbids),
+    building no tree: the check of a large worksheet after its splices."""
+    from xml.parsers import expat
+
+    def forbidden(*_: object) -> None:
+        raise CannotCompose(f"{where}: a DTD or an entity")
+
+    parser = expat.ParserCreate()
+    parser.StartDoctypeDeclHandler = forbidden
+    parser.EntityDeclHandler = forbidden
+    parser.ExternalEntityRefHandler = forbidden
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        raise CannotCompose(f"{where}: {error}") from None
+
+
 def _rels_path(part: str) -> str:
     folder, name = posixpath.split(part)
     return posixpath.join(folder, "_rels", name + ".rels")
@@ -363,8 +381,40 @@ def merged_top_left(sheet: bytes, ref: str) -> str:
 
 
 _C_TAG = re.compile(rb"<c\b([^>]*?)(/?)>")
+_ROW_TAG = re.compile(rb"<row\b([^>]*?)(/?)>")
 _S_ATTR = re.compile(rb'\ss="(\d+)"')
 _R_ATTR = re.compile(rb'\sr="([A-Z]+)(\d+)"')
+
+
+def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> bytes:
+    """``sheet`` with each cell of ``styles`` given the format ``styles[ref](its format)``: the written cells in
+    one pass over the sheet, those not written yet made one by one (:func:`restyle_cell`)."""
+    pieces, last, done = [], 0, set()
+    data_start = sheet.find(b"<sheetData")
+    for tag in _C_TAG.finditer(sheet, max(data_start, 0)):
+        place = _R_ATTR.search(tag.group(1))
+        if place is None:
+            continue
+        ref = (place.group(1) + place.group(2)).decode()
+        if ref not in styles or ref in done:
+            continue
+        done.add(ref)
+        pieces += [sheet[last:tag.start()], _restyled(tag.group(0), styles[ref])]
+        last = tag.end()
+    pieces.append(sheet[last:])
+    sheet = b"".join(pieces)
+    for ref, style in styles.items():
+        if ref not in done:
+            sheet = restyle_cell(sheet, ref, style)
+    return sheet
+
+
+def _restyled(tag: bytes, style: Callable[[int], int]) -> bytes:
+    old = _S_ATTR.search(tag)
+    xf = style(int(old.group(1)) if old else 0)
+    if old:
+        return tag[:old.start()] + b' s="%d"' % xf + tag[old.end():]
+    return tag[:2] + b' s="%d"' % xf + tag[2:]
 
 
 def restyle_cell(sheet: bytes, ref: str, style: Callable[[int], int]) -> bytes:
@@ -373,14 +423,7 @@ def restyle_cell(sheet: bytes, ref: str, style: Callable[[int], int]) -> bytes:
     row, col = _split(ref)
     found = re.search(rb'<c\b[^>]*?\sr="' + ref.encode() + rb'"[^>]*?/?>', sheet)
     if found:
-        tag = found.group(0)
-        old = _S_ATTR.search(tag)
-        xf = style(int(old.group(1)) if old else 0)
-        if old:
-            new_tag = tag[:old.start()] + b' s="%d"' % xf + tag[old.end():]
-        else:
-            new_tag = tag[:2] + b' s="%d"' % xf + tag[2:]
-        return sheet[:found.start()] + new_tag + sheet[found.end():]
+        return sheet[:found.start()] + _restyled(found.group(0), style) + sheet[found.end():]
     cell = b'<c r="%s" s="%d"/>' % (ref.encode(), style(0))
     data_start = re.search(rb"<sheetData\b[^>]*?(/?)>", sheet)
     if data_start is None:
@@ -391,7 +434,7 @@ def restyle_cell(sheet: bytes, ref: str, style: Callable[[int], int]) -> bytes:
     data_end = sheet.find(b"</sheetData>", data_start.end())
     if data_end < 0:
         raise CannotCompose("sheetData not closed")
-    for found_row in re.finditer(rb"<row\b([^>]*?)(/?)>", sheet[:data_end], pos=data_start.end()):
+    for found_row in _ROW_TAG.finditer(sheet, data_start.end(), data_end):
         number = re.search(rb'\sr="(\d+)"', found_row.group(1))
         if number is None:
             raise CannotCompose("a row without its number")
@@ -503,11 +546,11 @@ def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes
     for index, name in enumerate(marked_sheets, start=2):
         part = sheet_of[name]
         xml = parts[part]
-        _parse(xml, part)
+        _well_formed(xml, part)
         if not xml.lstrip().startswith((b"<?xml", b"<worksheet")):
             raise CannotCompose(f"{part}: prefixed")
-        for mark in by_sheet[name].values():
-            xml = restyle_cell(xml, mark.cell, lambda xf, e=mark.error: styles.marked_xf(xf, e))
+        xml = restyle_cells(xml, {mark.cell: (lambda xf, e=mark.error: styles.marked_xf(xf, e))
+                                  for mark in by_sheet[name].values()})
         helper = f"xl/worksheets/sheet{index}.xml"
         helper_rels = _relations(Package(their_parts, [], {}, {}), helper)
         comments = [r for r in helper_rels if r.kind == "comments"]
@@ -524,7 +567,7 @@ def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes
         drawing_id = _free({i: b"" for i in taken}, "rIdAdjudicator{}")
         comments_id = _free({i: b"" for i in taken | {drawing_id}}, "rIdAdjudicator{}")
         xml = with_legacy_drawing(xml, drawing_id)
-        _parse(xml, part + " (composed)")
+        _well_formed(xml, part + " (composed)")
         changed[part] = xml
         rows = [_relation(r.id, r.type, r.target, r.external) for r in relations]
         rows.append(_relation(drawing_id, REL + "vmlDrawing", "/" + drawing_part, False))

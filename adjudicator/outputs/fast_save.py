@@ -46,7 +46,7 @@ def atomic_save_fast(wb: Workbook, path: Path) -> bool:
     if composed is not None:  # a checked copy made of the player's parts and the new tab (compose.py)
         try:
             data = composed.bytes(wb)
-        except compose.CannotCompose:
+        except Exception:  # noqa: BLE001 - CannotCompose, or anything unforeseen: today's copy, nothing lost
             wb = composed.today()
         else:
             _atomic(path, lambda temporary: Path(temporary).write_bytes(data))

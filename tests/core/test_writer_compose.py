@@ -5,6 +5,7 @@ bytes twice, and today's copy whenever the player's file holds what composing is
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -164,3 +165,58 @@ def test_what_composing_is_not_sure_of_falls_back_to_todays_copy(
     made = openpyxl.load_workbook(target)
     assert made.sheetnames[0] in ERRORS
     assert len(made.sheetnames) > 1
+
+
+SHEET = (b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+         b'<row r="2"><c r="A2" s="3" t="inlineStr"><is><t>x</t></is></c><c r="C2"/></row>'
+         b'<row r="4" ht="20"/><row r="6"><c r="B6" t="n"><v>1</v></c></row></sheetData></worksheet>')
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("A2", b'<c r="A2" s="13" t="inlineStr">'),  # its own format, with the fill
+    ("C2", b'<c s="10" r="C2"/>'),  # a cell without a format: the default's copy
+    ("B2", b'<c r="A2" s="3" t="inlineStr"><is><t>x</t></is></c><c r="B2" s="10"/><c r="C2"/>'),
+    ("D2", b'<c r="C2"/><c r="D2" s="10"/></row>'),
+    ("A4", b'<row r="4" ht="20"><c r="A4" s="10"/></row>'),
+    ("E3", b'</row><row r="3"><c r="E3" s="10"/></row><row r="4"'),
+    ("A9", b'</row><row r="9"><c r="A9" s="10"/></row></sheetData>'),
+    ("A6", b'<row r="6"><c r="A6" s="10"/><c r="B6" t="n">'),
+])
+def test_a_marked_cell_gets_its_format_where_the_schema_puts_it(ref: str, expected: bytes) -> None:
+    marked = compose.restyle_cell(SHEET, ref, lambda xf: xf + 10)
+    assert expected in marked
+    compose._parse(marked, "sheet")  # noqa: SLF001 - still XML
+    wb = openpyxl.load_workbook(io.BytesIO(_one_sheet_book(marked)))
+    assert wb.active[ref].style_id is not None
+
+
+def _one_sheet_book(sheet: bytes) -> bytes:
+    """A workbook of one sheet (enough formats for the test's indexes)."""
+    wb = openpyxl.Workbook()
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    with zipfile.ZipFile(buffer) as archive:
+        members = {n: archive.read(n) for n in archive.namelist()}
+    xfs = b'<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' * 14
+    members["xl/styles.xml"] = re.sub(rb"<cellXfs.*?</cellXfs>", b'<cellXfs count="14">' + xfs + b"</cellXfs>",
+                                      members["xl/styles.xml"], flags=re.S)
+    members["xl/worksheets/sheet1.xml"] = sheet
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_an_empty_sheet_gets_its_marked_cell() -> None:
+    empty = b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>'
+    assert b'<sheetData><row r="3"><c r="B3" s="1"/></row></sheetData>' in compose.restyle_cell(
+        empty, "B3", lambda xf: xf + 1)
+
+
+def test_marking_many_cells_at_once_equals_marking_them_one_by_one() -> None:
+    refs = ["A2", "C2", "B2", "D2", "A4", "E3", "A9", "A6", "B6"]
+    one_by_one = SHEET
+    for ref in refs:
+        one_by_one = compose.restyle_cell(one_by_one, ref, lambda xf: xf + 10)
+    assert compose.restyle_cells(SHEET, {ref: (lambda xf: xf + 10) for ref in refs}) == one_by_one
