@@ -22,8 +22,9 @@ caller then makes the copy the openpyxl way, so nothing regresses. The zip has f
 order (:mod:`adjudicator.outputs.reproducible`): the same inputs give the same bytes.
 
 What it does not do (yet): lay the player's sheets out again (:mod:`adjudicator.outputs.layout` widens
-columns, wraps and fits rows and sets the print area of every visible sheet today). Hence it is used only when
-asked (``ADJUDICATOR_COMPOSE=1``, see faction_workbooks.py).
+columns, wraps and fits rows and sets the print area of every visible sheet today): the player's sheets come
+back as the player saved them (on the bundled examples and generated campaigns the layout changed nothing).
+``ADJUDICATOR_COMPOSE=0`` makes checked copies the openpyxl way (faction_workbooks.py).
 """
 
 from __future__ import annotations

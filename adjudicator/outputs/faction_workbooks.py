@@ -88,7 +88,8 @@ def problem_rows(problems: Sequence[Problem]) -> list[list[Any]]:
     ]
 
 
-#: Set to 1: checked copies saved by fast_save.py are composed of the player's parts (compose.py).
+#: Set to 0: checked copies saved by fast_save.py are made the openpyxl way, not composed of the player's parts
+#: (compose.py).
 COMPOSE_ENV = "ADJUDICATOR_COMPOSE"
 
 
@@ -96,10 +97,10 @@ def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> W
     """The player's workbook with an Errors tab first and every offending cell marked; ``streamed``: the
     Errors tab kept as data for XlsxWriter (see streamed.py; save it with fast_save.py or writing.py).
 
-    Streamed, with ``ADJUDICATOR_COMPOSE=1``, an ``.xlsx``/``.xlsm`` is not loaded: the workbook returned holds
+    Streamed (unless ``ADJUDICATOR_COMPOSE=0``), an ``.xlsx``/``.xlsm`` is not loaded: the workbook returned holds
     only the Errors tab and how :func:`adjudicator.outputs.fast_save.atomic_save_fast` composes the copy of the
     player's parts (compose.py), or makes it this way should composing fail."""
-    if streamed and os.environ.get(COMPOSE_ENV) == "1" and submission.book is not None and \
+    if streamed and os.environ.get(COMPOSE_ENV) != "0" and submission.book is not None and \
             submission.path.suffix.lower() in (".xlsx", ".xlsm"):
         return _to_compose(submission, lang)
     return _checked_copy(submission, lang, streamed)

@@ -52,7 +52,7 @@ def _composed(submission, target: Path, monkeypatch: pytest.MonkeyPatch) -> Path
 
 
 def _today(submission, target: Path, monkeypatch: pytest.MonkeyPatch) -> Path:  # noqa: ANN001
-    monkeypatch.delenv(faction_workbooks.COMPOSE_ENV, raising=False)
+    monkeypatch.setenv(faction_workbooks.COMPOSE_ENV, "0")
     assert atomic_save_fast(faction_workbooks.checked_copy(submission, _lang(submission), streamed=True), target)
     return target
 
