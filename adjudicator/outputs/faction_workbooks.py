@@ -9,6 +9,7 @@ its cell values.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,9 +88,43 @@ def problem_rows(problems: Sequence[Problem]) -> list[list[Any]]:
     ]
 
 
+#: Set to 0: checked copies saved by fast_save.py are made the openpyxl way, not composed of the player's parts
+#: (compose.py).
+COMPOSE_ENV = "ADJUDICATOR_COMPOSE"
+
+
 def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> Workbook:
     """The player's workbook with an Errors tab first and every offending cell marked; ``streamed``: the
-    Errors tab kept as data for XlsxWriter (see streamed.py; save it with fast_save.py or writing.py)."""
+    Errors tab kept as data for XlsxWriter (see streamed.py; save it with fast_save.py or writing.py).
+
+    Streamed (unless ``ADJUDICATOR_COMPOSE=0``), an ``.xlsx``/``.xlsm`` is not loaded: the workbook returned holds
+    only the Errors tab and how :func:`adjudicator.outputs.fast_save.atomic_save_fast` composes the copy of the
+    player's parts (compose.py), or makes it this way should composing fail."""
+    if streamed and os.environ.get(COMPOSE_ENV) != "0" and submission.book is not None and \
+            submission.path.suffix.lower() in (".xlsx", ".xlsm"):
+        return _to_compose(submission, lang)
+    return _checked_copy(submission, lang, streamed)
+
+
+def _to_compose(submission: Submission, lang: str) -> Workbook:
+    from adjudicator.outputs.compose import COMPOSED, ComposedCopy, Mark
+
+    wb = stream_new_tabs(Workbook())
+    wb.remove(wb.active)
+    write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, problem_rows(list(submission.problems)), lang,
+                      widths=[8, 10, 16, 8, 70, 60])
+    neutral_properties(wb, msg("Checked orders").render(lang))
+    marks = [Mark(p.sheet, p.cell, p.is_error, _mark_text(p, lang)) for p in submission.problems
+             if p.sheet and p.cell]
+    setattr(wb, COMPOSED, ComposedCopy(submission.path, marks, lambda: _checked_copy(submission, lang, True)))
+    return wb
+
+
+def _mark_text(problem: Problem, lang: str) -> str:
+    return problem.message.render(lang) + ("\n" + problem.hint.render(lang) if problem.hint else "")
+
+
+def _checked_copy(submission: Submission, lang: str, streamed: bool) -> Workbook:
     wb = stream_new_tabs(copy_of(submission), streamed)
     problems = list(submission.problems)
     ws = write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, problem_rows(problems), lang,
@@ -101,7 +136,7 @@ def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> W
             continue
         cell = top_left(wb[problem.sheet], problem.cell)
         cell.fill = ERROR_FILL if problem.is_error else WARNING_FILL
-        text = problem.message.render(lang) + ("\n" + problem.hint.render(lang) if problem.hint else "")
+        text = _mark_text(problem, lang)
         previous = cell.comment.text + "\n" if cell.comment else ""
         cell.comment = Comment(ILLEGAL_CHARACTERS_RE.sub("", previous + text), "adjudicator", width=320, height=120)
     neutral_properties(wb, msg("Checked orders").render(lang))

@@ -39,9 +39,18 @@ def atomic_save_fast(wb: Workbook, path: Path) -> bool:
     """Lay ``wb`` out (widths, heights, print setup: layout.py) and write it atomically at ``path`` with
     :func:`save_workbook`: the same workbook :func:`adjudicator.outputs.writing.atomic_save` gives. True when
     XlsxWriter wrote it."""
-    from adjudicator.outputs import layout
+    from adjudicator.outputs import compose, layout
     from adjudicator.outputs.writing import _atomic
 
+    composed = getattr(wb, compose.COMPOSED, None)
+    if composed is not None:  # a checked copy made of the player's parts and the new tab (compose.py)
+        try:
+            data = composed.bytes(wb)
+        except Exception:  # noqa: BLE001 - CannotCompose, or anything unforeseen: today's copy, nothing lost
+            wb = composed.today()
+        else:
+            _atomic(path, lambda temporary: Path(temporary).write_bytes(data))
+            return True
     layout.lay_out(wb)
     written: list[bool] = []
     _atomic(path, lambda temporary: written.append(save_workbook(wb, temporary)))
@@ -68,15 +77,15 @@ def save_workbook(wb: Workbook, target: str | Path) -> bool:
         return False
 
 
-def save_fast(wb: Workbook, target: str | Path) -> None:
-    """Write ``wb`` at ``target`` with XlsxWriter (raises :class:`Untranslatable` before writing anything
-    it cannot translate whole)."""
+def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
+    """Write ``wb`` at ``target`` (a path or a buffer) with XlsxWriter (raises :class:`Untranslatable` before
+    writing anything it cannot translate whole)."""
     import xlsxwriter
 
     _refuse_what_is_not_translated(wb)
-    out = xlsxwriter.Workbook(str(target), {"in_memory": True, "strings_to_numbers": False,
-                                            "strings_to_formulas": False, "strings_to_urls": False,
-                                            "nan_inf_to_errors": True})
+    out = xlsxwriter.Workbook(target if isinstance(target, io.BytesIO) else str(target), {
+        "in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
+        "nan_inf_to_errors": True})
     try:
         _Writer(wb, out).write()
     except Untranslatable:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import shutil
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import pytest
 
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
-from adjudicator.outputs import layout, streamed
+from adjudicator.outputs import compose, layout, streamed
 from adjudicator.outputs.writing import REFIT_ROWS, fill_report_sheet, fill_table_sheet
 from adjudicator.turn import pipeline
 from tests import writer_reference
@@ -198,6 +199,7 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
     in_fast: list[bool] = []
 
     refits: dict[Path, dict[str, dict[str, Any]]] = {}  # the marks the layout reads (_refit_rows)
+    composed_copies: list[bool] = []
 
     def capture(wb: Any) -> None:
         if not in_fast:
@@ -209,9 +211,11 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
 
     def capture_fast(wb: Any, target: Path) -> bool:
         path = raw / f"{len(captured):03}.xlsx"
-        tabs = {ws.title: streamed.tab_of(ws) for ws in wb.worksheets if streamed.tab_of(ws) is not None}
-        refits[path] = _refit_rows(wb)
-        _save_raw(wb, path)
+        composed = getattr(wb, compose.COMPOSED, None)  # a checked copy composed of the player's parts
+        reference = composed.today() if composed is not None else wb  # ... and as openpyxl copies it
+        tabs = {ws.title: streamed.tab_of(ws) for ws in reference.worksheets if streamed.tab_of(ws) is not None}
+        refits[path] = _refit_rows(reference)
+        _save_raw(reference, path)
         # the old way's cells made now, in the run's context (the words a run renders them with)
         old_way = _filled_the_old_way(path, tabs)
         for title, marks in _refit_rows(old_way).items():
@@ -224,6 +228,9 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
             in_fast.clear()
         written = raw / f"{len(captured):03}.written.xlsx"
         shutil.copyfile(target, written)
+        if composed is not None:  # composed indeed, not made the openpyxl way after a failure
+            with zipfile.ZipFile(written) as archive:
+                composed_copies.append(archive.read("docProps/app.xml") == compose.NEUTRAL_APP)
         captured.append((path, tabs, written))
         return True
 
@@ -267,5 +274,6 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
         results += any(name.startswith(LEDGER) for name in before["sheets"])
     if ruleset == "star_sectors":  # its example gives both; inner_sphere's run stops for the GM's input
         assert checked_copies and results, (checked_copies, results)
+    assert composed_copies == [True] * checked_copies  # every checked copy composed of the player's parts
     assert by_xlsxwriter >= checked_copies + results, (by_xlsxwriter, checked_copies, results)
     assert streamed_tabs >= checked_copies + 2 * results, (streamed_tabs, checked_copies, results)  # report, ledger

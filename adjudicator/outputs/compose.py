@@ -1,0 +1,732 @@
+"""A checked copy composed at the zip and XML level: the player's parts kept as they are, the new tab merged in.
+
+Today's way (:func:`adjudicator.outputs.faction_workbooks.copy_of`) reloads the player's workbook with openpyxl
+and writes every sheet again with XlsxWriter, the dearest step of a check. :func:`checked_copy_bytes` instead
+keeps the player's worksheets, styles, shared strings, theme, validations and defined names byte for byte and
+adds to them only what a checked copy adds:
+
+- the Errors tab, written by XlsxWriter (:mod:`adjudicator.outputs.streamed`) into a workbook of its own, then
+  merged in: its fonts, fills, borders, number formats and cell formats appended to the player's
+  ``styles.xml`` (its cells' ``s=`` offset), its shared strings written inline, its print titles and area
+  given its place (first), every other sheet's ``localSheetId`` moved one on, and made the active tab;
+- each offending cell given the error or warning fill (a copy of its own cell format with that fill) and a
+  comment (the comments and VML part XlsxWriter writes for a sheet holding only those comments);
+- neutral document properties (XlsxWriter's, as :func:`~adjudicator.outputs.faction_workbooks.neutral_properties`
+  sets them); macros (``vbaProject.bin``) and custom XML dropped, a macro or template workbook made a plain one.
+
+Player parts are untrusted: each is parsed with defusedxml (no DTD, no entities) and read within a size bound
+before anything is spliced, and each splice is checked by parsing its result. Whatever this module is not sure
+to keep whole (external links, drawings, pictures, existing comments, pivot tables, chart sheets, prefixed XML,
+a part that does not parse, a tab name the Errors tab would take, ...) raises :class:`CannotCompose`: the
+caller then makes the copy the openpyxl way, so nothing regresses. The zip has fixed dates and a fixed part
+order (:mod:`adjudicator.outputs.reproducible`): the same inputs give the same bytes.
+
+What it does not do (yet): lay the player's sheets out again (:mod:`adjudicator.outputs.layout` widens
+columns, wraps and fits rows and sets the print area of every visible sheet today): the player's sheets come
+back as the player saved them (on the bundled examples and generated campaigns the layout changed nothing).
+``ADJUDICATOR_COMPOSE=0`` makes checked copies the openpyxl way (faction_workbooks.py).
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+from defusedxml import ElementTree as SafeTree
+
+from adjudicator.outputs.reproducible import FIXED_DATE, fixed_dates
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
+OFFICE_DOC = REL_NS + "/officeDocument"
+REL = REL_NS + "/"
+WORKBOOK_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+WORKSHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+COMMENTS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.comments+xml"
+VML_TYPE = "application/vnd.openxmlformats-officedocument.vmlDrawing"
+CORE_TYPE = "application/vnd.openxmlformats-package.core-properties+xml"
+APP_TYPE = "application/vnd.openxmlformats-officedocument.extended-properties+xml"
+RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
+
+#: The most one part of the player's file may hold unpacked (intake surveyed the sheets already).
+MOST_BYTES = 256 << 20
+#: The relationships of the workbook part kept, and those dropped (macros, custom XML).
+KEPT_WORKBOOK_RELS = {"worksheet", "styles", "theme", "sharedStrings", "calcChain"}
+DROPPED_WORKBOOK_RELS = {"vbaProject", "customXml"}
+#: What a worksheet may refer to and be kept whole (links leave the package; printer settings are data).
+KEPT_SHEET_RELS = {"hyperlink", "printerSettings"}
+#: Elements of a worksheet after ``<legacyDrawing>``, in the schema's order.
+AFTER_LEGACY_DRAWING = re.compile(
+    rb"<(?:legacyDrawingHF|drawingHF|picture|oleObjects|controls|webPublishItems|tableParts|extLst)\b")
+#: The extended properties of every composed copy: no sheet names, no company, no manager.
+NEUTRAL_APP = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Properties xmlns='
+               b'"http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
+               b"<Application>Microsoft Excel</Application><DocSecurity>0</DocSecurity></Properties>")
+ERROR_RGB, WARNING_RGB = "FFF8CBAD", "FFFFE699"  # writing.py's ERROR_FILL, WARNING_FILL
+
+
+class CannotCompose(Exception):
+    """The player's file holds something composing is not sure to keep: make the copy the openpyxl way."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A cell a problem points at: the fill it gets and the comment text it adds."""
+
+    sheet: str
+    cell: str
+    error: bool
+    text: str
+
+
+# ----------------------------------------------------------------------------------------- the package
+@dataclass
+class Relation:
+    id: str
+    kind: str  # the last word of its type: worksheet, styles, hyperlink, ...
+    type: str
+    target: str
+    external: bool
+    part: str  # the part it points at (inside the zip), "" for an external target
+
+
+@dataclass
+class Package:
+    """The player's file as parts, read once (each within :data:`MOST_BYTES`)."""
+
+    parts: dict[str, bytes]
+    order: list[str]
+    defaults: dict[str, str]
+    overrides: dict[str, str]
+    workbook: str = ""
+    workbook_rels: list[Relation] = field(default_factory=list)
+    #: (name, sheet part, its relations, state) in the workbook's order
+    sheets: list[tuple[str, str, list[Relation]]] = field(default_factory=list)
+
+    def content_type(self, part: str) -> str | None:
+        return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").lower())
+
+
+def _parse(data: bytes, where: str) -> Any:
+    try:
+        return SafeTree.fromstring(data)
+    except Exception as error:  # noqa: BLE001 - malformed or forbidden XML: not composed
+        raise CannotCompose(f"{where}: {error}") from None
+
+
+def _well_formed(data: bytes, where: str) -> None:
+    """Raise :class:`CannotCompose` unless ``data`` is well-formed XML without a DTD (what defusedxml forbids),
+    building no tree: the check of a large worksheet after its splices."""
+    from xml.parsers import expat
+
+    def forbidden(*_: object) -> None:
+        raise CannotCompose(f"{where}: a DTD or an entity")
+
+    parser = expat.ParserCreate()
+    parser.StartDoctypeDeclHandler = forbidden
+    parser.EntityDeclHandler = forbidden
+    parser.ExternalEntityRefHandler = forbidden
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        raise CannotCompose(f"{where}: {error}") from None
+
+
+def _rels_path(part: str) -> str:
+    folder, name = posixpath.split(part)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def _relations(package: Package, part: str) -> list[Relation]:
+    data = package.parts.get(_rels_path(part))
+    if data is None:
+        return []
+    root = _parse(data, _rels_path(part))
+    if root.tag != f"{{{PKG_REL_NS}}}Relationships":
+        raise CannotCompose(f"{part}: relationships")
+    found = []
+    folder = posixpath.dirname(part)
+    for rel in root:
+        kind_url, target = rel.get("Type", ""), rel.get("Target", "")
+        external = rel.get("TargetMode") == "External"
+        if external:
+            inside = ""
+        elif target.startswith("/"):
+            inside = target.lstrip("/")
+        else:
+            inside = posixpath.normpath(posixpath.join(folder, target))
+        found.append(Relation(rel.get("Id", ""), kind_url.rsplit("/", 1)[-1], kind_url, target, external, inside))
+    return found
+
+
+def read_package(path: Path) -> Package:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            if any(info.file_size > MOST_BYTES or info.flag_bits & 0x1 for info in infos):
+                raise CannotCompose("a part too large, or encrypted")
+            parts = {info.filename: archive.read(info) for info in infos if not info.is_dir()}
+            order = [info.filename for info in infos if not info.is_dir()]
+    except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError) as error:
+        raise CannotCompose(str(error)) from None
+    if "[Content_Types].xml" not in parts:
+        raise CannotCompose("no content types")
+    types = _parse(parts["[Content_Types].xml"], "[Content_Types].xml")
+    defaults = {d.get("Extension", "").lower(): d.get("ContentType", "") for d in types
+                if d.tag == f"{{{CT_NS}}}Default"}
+    overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in types
+                 if o.tag == f"{{{CT_NS}}}Override"}
+    package = Package(parts, order, defaults, overrides)
+    documents = [r for r in _relations(package, "") if r.type == OFFICE_DOC]
+    if "_rels/.rels" not in parts or len(documents) != 1 or documents[0].part not in parts:
+        raise CannotCompose("no workbook part")
+    package.workbook = documents[0].part
+    package.workbook_rels = _relations(package, package.workbook)
+    for rel in package.workbook_rels:
+        if rel.kind not in KEPT_WORKBOOK_RELS | DROPPED_WORKBOOK_RELS or rel.external:
+            raise CannotCompose(f"workbook refers to {rel.kind}")
+        if rel.kind in KEPT_WORKBOOK_RELS and (rel.part not in parts or _rels_path(rel.part) in parts
+                                               and rel.kind != "worksheet"):
+            raise CannotCompose(f"{rel.part}: missing or with relations of its own")
+    if sum(r.kind == "styles" for r in package.workbook_rels) != 1:
+        raise CannotCompose("no styles")
+    root = _parse(parts[package.workbook], package.workbook)
+    if root.tag != f"{{{MAIN}}}workbook":
+        raise CannotCompose("workbook element")
+    by_id = {r.id: r for r in package.workbook_rels}
+    sheets = root.find(f"{{{MAIN}}}sheets")
+    if sheets is None or not len(sheets):
+        raise CannotCompose("no sheets")
+    for sheet in sheets:
+        rel = by_id.get(sheet.get(f"{{{REL_NS}}}id", ""))
+        if rel is None or rel.kind != "worksheet":
+            raise CannotCompose("a sheet that is not a worksheet")
+        sheet_rels = _relations(package, rel.part)
+        for sheet_rel in sheet_rels:
+            if sheet_rel.kind not in KEPT_SHEET_RELS or (not sheet_rel.external and sheet_rel.part not in parts):
+                raise CannotCompose(f"{rel.part} refers to {sheet_rel.kind}")
+        package.sheets.append((sheet.get("name", ""), rel.part, sheet_rels))
+    return package
+
+
+# ---------------------------------------------------------------------------------------------- styles
+_LISTS = ("numFmts", "fonts", "fills", "borders", "cellXfs", "dxfs")
+
+
+def _children(xml: bytes, tag: str) -> list[bytes]:
+    """The child elements of XlsxWriter's own ``<tag>`` list (trusted, plainly written XML)."""
+    found = re.search(rb"<" + tag.encode() + rb"\b[^>]*?(?:/>|>(.*?)</" + tag.encode() + rb">)", xml, re.S)
+    if not found or not found.group(1):
+        return []
+    child = {"numFmts": b"numFmt", "fonts": b"font", "fills": b"fill", "borders": b"border", "cellXfs": b"xf",
+             "dxfs": b"dxf"}[tag]
+    return re.findall(rb"<" + child + rb"\b(?:[^>]*?/>|[^>]*?>.*?</" + child + rb">)", found.group(1), re.S)
+
+
+class Styles:
+    """The player's ``styles.xml`` with XlsxWriter's formats (and the marked cells' formats) appended."""
+
+    def __init__(self, data: bytes) -> None:
+        root = _parse(data, "styles.xml")
+        if root.tag != f"{{{MAIN}}}styleSheet" or not data.lstrip().startswith((b"<?xml", b"<styleSheet")):
+            raise CannotCompose("styles element")
+        self.data = data
+        self.counts = {}
+        for tag in _LISTS:
+            element = root.find(f"{{{MAIN}}}{tag}")
+            self.counts[tag] = 0 if element is None else len(element)
+        xfs = root.find(f"{{{MAIN}}}cellXfs")
+        if xfs is None or self.counts["fonts"] == 0 or self.counts["fills"] < 2 or self.counts["borders"] == 0:
+            raise CannotCompose("styles lists")
+        self.xfs = list(xfs)
+        formats = root.find(f"{{{MAIN}}}numFmts")
+        ids = [int(f.get("numFmtId", "0")) for f in (formats if formats is not None else [])]
+        self.next_format = max([163, *ids]) + 1
+        self.added: dict[str, list[bytes]] = {tag: [] for tag in _LISTS}
+        self.xf_offset = len(self.xfs)
+        self.marked: dict[tuple[int, bool], int] = {}
+        self.mark_fills: dict[bool, int] = {}
+
+    def append_xlsxwriter(self, theirs: bytes) -> None:
+        """XlsxWriter's lists appended; their cell formats then start at :attr:`xf_offset`."""
+        if _children(theirs, "dxfs"):
+            raise CannotCompose("the new tab has conditional formats")
+        formats = {}
+        for fmt in _children(theirs, "numFmts"):
+            old = int(re.search(rb'numFmtId="(\d+)"', fmt).group(1))  # type: ignore[union-attr]
+            formats[old] = self.next_format
+            self.added["numFmts"].append(re.sub(rb'numFmtId="\d+"', b'numFmtId="%d"' % self.next_format, fmt))
+            self.next_format += 1
+        offsets = {b"fontId": self.counts["fonts"], b"fillId": self.counts["fills"],
+                   b"borderId": self.counts["borders"]}
+        for tag in ("fonts", "fills", "borders"):
+            self.added[tag].extend(_children(theirs, tag))
+
+        def moved(found: re.Match[bytes]) -> bytes:
+            name, value = found.group(1), int(found.group(2))
+            if name == b"numFmtId":
+                value = formats.get(value, value)
+            else:
+                value += offsets[name]
+            return b'%s="%d"' % (name, value)
+
+        for xf in _children(theirs, "cellXfs"):
+            self.added["cellXfs"].append(re.sub(rb'\b(numFmtId|fontId|fillId|borderId)="(\d+)"', moved, xf))
+
+    def marked_xf(self, xf: int, error: bool) -> int:
+        """A cell format like the player's ``xf`` with the error (or warning) fill: its index."""
+        key = (xf, error)
+        if key in self.marked:
+            return self.marked[key]
+        if error not in self.mark_fills:
+            rgb = ERROR_RGB if error else WARNING_RGB
+            self.mark_fills[error] = self.counts["fills"] + len(self.added["fills"])
+            self.added["fills"].append(
+                f'<fill><patternFill patternType="solid"><fgColor rgb="{rgb}"/><bgColor indexed="64"/>'
+                f"</patternFill></fill>".encode())
+        if not 0 <= xf < len(self.xfs):
+            raise CannotCompose(f"cell format {xf}")
+        element = self.xfs[xf]
+        attributes = dict(element.attrib)
+        if any(name.startswith("{") for name in attributes):
+            raise CannotCompose("cell format attributes")
+        attributes["fillId"] = str(self.mark_fills[error])
+        attributes["applyFill"] = "1"
+        inner = []
+        for child in element:
+            local = child.tag.rpartition("}")[2]
+            if child.tag not in (f"{{{MAIN}}}alignment", f"{{{MAIN}}}protection") or len(child) or any(
+                    name.startswith("{") for name in child.attrib):
+                raise CannotCompose("cell format children")
+            inner.append(f"<{local}{_attributes(child.attrib)}/>")
+        self.added["cellXfs"].append(f"<xf{_attributes(attributes)}>{''.join(inner)}</xf>".encode())
+        index = self.xf_offset + len(self.added["cellXfs"]) - 1
+        self.marked[key] = index
+        return index
+
+    def xml(self) -> bytes:
+        data = self.data
+        for tag in _LISTS:
+            added = self.added[tag]
+            if not added:
+                continue
+            total = self.counts[tag] + len(added)
+            body = b"".join(added)
+            opening = re.search(rb"<" + tag.encode() + rb"\b([^>]*?)(/?)>", data)
+            if opening is None:
+                if tag != "numFmts":
+                    raise CannotCompose(f"styles: no {tag}")
+                start = re.search(rb"<styleSheet\b[^>]*>", data)
+                if start is None:
+                    raise CannotCompose("styles: no styleSheet")
+                data = data[:start.end()] + b'<numFmts count="%d">' % total + body + b"</numFmts>" + \
+                    data[start.end():]
+                continue
+            attributes = re.sub(rb'\s+count="\d*"', b"", opening.group(1)) + b' count="%d"' % total
+            if opening.group(2):  # <fonts/>: opened and closed with the new children
+                data = data[:opening.start()] + b"<%s%s>" % (tag.encode(), attributes) + body + \
+                    b"</%s>" % tag.encode() + data[opening.end():]
+            else:
+                closing = data.find(b"</" + tag.encode() + b">", opening.end())
+                if closing < 0:
+                    raise CannotCompose(f"styles: {tag} not closed")
+                data = data[:opening.start()] + b"<%s%s>" % (tag.encode(), attributes) + \
+                    data[opening.end():closing] + body + data[closing:]
+        root = _parse(data, "styles.xml (composed)")
+        for tag in _LISTS:  # the splice checked: each list holds what it held and what was added
+            element = root.find(f"{{{MAIN}}}{tag}")
+            if len(element if element is not None else []) != self.counts[tag] + len(self.added[tag]):
+                raise CannotCompose(f"styles: {tag} not spliced")
+        return data
+
+
+def _attributes(attributes: dict[str, str]) -> str:
+    return "".join(f" {name}={quoteattr(value)}" for name, value in attributes.items())
+
+
+# ----------------------------------------------------------------------------------------- sheet cells
+_CELL_REF = re.compile(r"^([A-Z]{1,3})(\d{1,7})$")
+
+
+def _column_number(letters: str) -> int:
+    number = 0
+    for char in letters:
+        number = number * 26 + ord(char) - 64
+    return number
+
+
+def _split(ref: str) -> tuple[int, int]:
+    found = _CELL_REF.match(ref.replace("$", "").upper())
+    if not found:
+        raise CannotCompose(f"cell {ref}")
+    return int(found.group(2)), _column_number(found.group(1))
+
+
+def merged_top_left(sheet: bytes, ref: str) -> str:
+    """``ref``, or the top-left cell of the merged range that covers it (where its marks live)."""
+    row, col = _split(ref)
+    for found in re.finditer(rb'<mergeCell\b[^>]*\bref="([A-Z]+\d+):([A-Z]+\d+)"', sheet):
+        (r1, c1), (r2, c2) = _split(found.group(1).decode()), _split(found.group(2).decode())
+        if r1 <= row <= r2 and c1 <= col <= c2:
+            return found.group(1).decode()
+    return ref.replace("$", "").upper()
+
+
+_C_TAG = re.compile(rb"<c\b([^>]*?)(/?)>")
+_ROW_TAG = re.compile(rb"<row\b([^>]*?)(/?)>")
+_S_ATTR = re.compile(rb'\ss="(\d+)"')
+_R_ATTR = re.compile(rb'\sr="([A-Z]+)(\d+)"')
+
+
+def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> bytes:
+    """``sheet`` with each cell of ``styles`` given the format ``styles[ref](its format)``: the written cells in
+    one pass over the sheet, those not written yet made one by one (:func:`restyle_cell`)."""
+    pieces, last, done = [], 0, set()
+    data_start = sheet.find(b"<sheetData")
+    for tag in _C_TAG.finditer(sheet, max(data_start, 0)):
+        place = _R_ATTR.search(tag.group(1))
+        if place is None:
+            continue
+        ref = (place.group(1) + place.group(2)).decode()
+        if ref not in styles or ref in done:
+            continue
+        done.add(ref)
+        pieces += [sheet[last:tag.start()], _restyled(tag.group(0), styles[ref])]
+        last = tag.end()
+    pieces.append(sheet[last:])
+    sheet = b"".join(pieces)
+    for ref, style in styles.items():
+        if ref not in done:
+            sheet = restyle_cell(sheet, ref, style)
+    return sheet
+
+
+def _restyled(tag: bytes, style: Callable[[int], int]) -> bytes:
+    old = _S_ATTR.search(tag)
+    xf = style(int(old.group(1)) if old else 0)
+    if old:
+        return tag[:old.start()] + b' s="%d"' % xf + tag[old.end():]
+    return tag[:2] + b' s="%d"' % xf + tag[2:]
+
+
+def restyle_cell(sheet: bytes, ref: str, style: Callable[[int], int]) -> bytes:
+    """``sheet`` with the cell at ``ref`` given the format ``style(its format)``; a cell not written yet is
+    made (empty, in its row, in column order)."""
+    row, col = _split(ref)
+    found = re.search(rb'<c\b[^>]*?\sr="' + ref.encode() + rb'"[^>]*?/?>', sheet)
+    if found:
+        return sheet[:found.start()] + _restyled(found.group(0), style) + sheet[found.end():]
+    cell = b'<c r="%s" s="%d"/>' % (ref.encode(), style(0))
+    data_start = re.search(rb"<sheetData\b[^>]*?(/?)>", sheet)
+    if data_start is None:
+        raise CannotCompose("no sheetData")
+    if data_start.group(1):  # <sheetData/>
+        return sheet[:data_start.start()] + b'<sheetData><row r="%d">' % row + cell + b"</row></sheetData>" + \
+            sheet[data_start.end():]
+    data_end = sheet.find(b"</sheetData>", data_start.end())
+    if data_end < 0:
+        raise CannotCompose("sheetData not closed")
+    for found_row in _ROW_TAG.finditer(sheet, data_start.end(), data_end):
+        number = re.search(rb'\sr="(\d+)"', found_row.group(1))
+        if number is None:
+            raise CannotCompose("a row without its number")
+        here = int(number.group(1))
+        if here < row:
+            continue
+        if here > row:  # the row is not written: a new one before this
+            at = found_row.start()
+            return sheet[:at] + b'<row r="%d">' % row + cell + b"</row>" + sheet[at:]
+        if found_row.group(2):  # <row r="5"/>
+            opened = found_row.group(0)[:-2].rstrip() + b">"
+            return sheet[:found_row.start()] + opened + cell + b"</row>" + sheet[found_row.end():]
+        row_end = sheet.find(b"</row>", found_row.end())
+        for tag in _C_TAG.finditer(sheet, found_row.end(), row_end):
+            place = _R_ATTR.search(tag.group(1))
+            if place is None:
+                raise CannotCompose("a cell without its reference")
+            if _column_number(place.group(1).decode()) > col:
+                return sheet[:tag.start()] + cell + sheet[tag.start():]
+        return sheet[:row_end] + cell + sheet[row_end:]
+    return sheet[:data_end] + b'<row r="%d">' % row + cell + b"</row>" + sheet[data_end:]
+
+
+def with_legacy_drawing(sheet: bytes, rel_id: str) -> bytes:
+    """``sheet`` referring to its comments' VML drawing (where the schema puts ``<legacyDrawing>``)."""
+    if b"<legacyDrawing" in sheet:
+        raise CannotCompose("the sheet has comments already")
+    element = f'<legacyDrawing xmlns:r="{REL_NS}" r:id="{rel_id}"/>'.encode()
+    found = AFTER_LEGACY_DRAWING.search(sheet)
+    at = found.start() if found else sheet.rfind(b"</worksheet>")
+    if at < 0:
+        raise CannotCompose("worksheet not closed")
+    return sheet[:at] + element + sheet[at:]
+
+
+# ------------------------------------------------------------------------------------- the new tab
+def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes:
+    """XlsxWriter's sheet with every format index moved by ``offset`` and its shared strings written inline."""
+
+    def cell(found: re.Match[bytes]) -> bytes:
+        attributes, rest = found.group(1), found.group(2)
+        old = _S_ATTR.search(attributes)
+        xf = offset + (int(old.group(1)) if old else 0)
+        attributes = (_S_ATTR.sub(b"", attributes)) + b' s="%d"' % xf
+        if b' t="s"' in attributes:
+            value = re.fullmatch(rb"<v>(\d+)</v>", rest)
+            if value is None:
+                raise CannotCompose("a shared string cell")
+            attributes = attributes.replace(b' t="s"', b' t="inlineStr"')
+            rest = b"<is>" + strings[int(value.group(1))] + b"</is>"
+        return b"<c" + attributes + (b">" + rest + b"</c>" if rest else b"/>")
+
+    sheet = re.sub(rb"<c\b([^>]*?)(?:/>|>(.*?)</c>)", cell, sheet, flags=re.S)
+    sheet = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), sheet)
+    return re.sub(rb'(<col\b[^>]*?\sstyle=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset),
+                  sheet)
+
+
+def _shared_strings(data: bytes | None) -> list[bytes]:
+    if data is None:
+        return []
+    return re.findall(rb"<si>(.*?)</si>", data, re.S)
+
+
+def _free(parts: dict[str, bytes], pattern: str) -> str:
+    number = 1
+    while pattern.format(number) in parts:
+        number += 1
+    return pattern.format(number)
+
+
+# --------------------------------------------------------------------------------------------- compose
+def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes], marks: Sequence[Mark],
+                       tab_name: str) -> bytes:
+    """The checked copy of the workbook at ``player``: its parts as they are, the offending cells marked, and
+    the tab ``new_tab`` writes (first sheet of the workbook it returns, from XlsxWriter; its next sheets hold
+    only the comments of each marked sheet, in the order given to it) put first and made active."""
+    package = read_package(player)
+    names = [name for name, _, _ in package.sheets]
+    if tab_name.casefold() in (n.casefold() for n in names):
+        raise CannotCompose("the new tab's name is taken")
+    parts = package.parts
+    sheet_of = {name: part for name, part, _ in package.sheets}
+    # the marks, each at its merged range's top-left cell, texts of one cell joined as today
+    by_sheet: dict[str, dict[str, Mark]] = {}
+    for mark in marks:
+        if mark.sheet not in sheet_of:
+            continue
+        ref = merged_top_left(parts[sheet_of[mark.sheet]], mark.cell.split(":")[0])
+        cells = by_sheet.setdefault(mark.sheet, {})
+        previous = cells.get(ref)
+        text = (previous.text + "\n" + mark.text) if previous else mark.text
+        cells[ref] = Mark(mark.sheet, ref, mark.error, text)
+    marked_sheets = [name for name in names if name in by_sheet]
+    theirs = zipfile.ZipFile(io.BytesIO(new_tab([list(by_sheet[name].values()) for name in marked_sheets])))
+    their_parts = {name: theirs.read(name) for name in theirs.namelist()}
+    their_sheets = [f"xl/worksheets/sheet{n}.xml" for n in range(1, len(marked_sheets) + 2)]
+    if any(name not in their_parts for name in their_sheets) or _rels_path(their_sheets[0]) in their_parts:
+        raise CannotCompose("the new tab's workbook")
+
+    styles_rel = next(r for r in package.workbook_rels if r.kind == "styles")
+    styles = Styles(parts[styles_rel.part])
+    styles.append_xlsxwriter(their_parts["xl/styles.xml"])
+    out: dict[str, bytes] = {}
+    overrides: dict[str, str] = {}
+    sheet_rels: dict[str, bytes] = {}
+    # the player's marked sheets: fills, then the comments XlsxWriter wrote for them
+    changed: dict[str, bytes] = {}
+    for index, name in enumerate(marked_sheets, start=2):
+        part = sheet_of[name]
+        xml = parts[part]
+        _well_formed(xml, part)
+        if not xml.lstrip().startswith((b"<?xml", b"<worksheet")):
+            raise CannotCompose(f"{part}: prefixed")
+        xml = restyle_cells(xml, {mark.cell: (lambda xf, e=mark.error: styles.marked_xf(xf, e))
+                                  for mark in by_sheet[name].values()})
+        helper = f"xl/worksheets/sheet{index}.xml"
+        helper_rels = _relations(Package(their_parts, [], {}, {}), helper)
+        comments = [r for r in helper_rels if r.kind == "comments"]
+        drawings = [r for r in helper_rels if r.kind == "vmlDrawing"]
+        if len(comments) != 1 or len(drawings) != 1:
+            raise CannotCompose("the comments' parts")
+        comments_part = _free({**parts, **out}, "xl/comments{}.xml")
+        out[comments_part] = their_parts[comments[0].part]
+        drawing_part = _free({**parts, **out}, "xl/drawings/vmlDrawing{}.vml")
+        out[drawing_part] = their_parts[drawings[0].part]
+        overrides[comments_part] = COMMENTS_TYPE
+        relations = _relations(package, part)
+        taken = {r.id for r in relations}
+        drawing_id = _free({i: b"" for i in taken}, "rIdAdjudicator{}")
+        comments_id = _free({i: b"" for i in taken | {drawing_id}}, "rIdAdjudicator{}")
+        xml = with_legacy_drawing(xml, drawing_id)
+        _well_formed(xml, part + " (composed)")
+        changed[part] = xml
+        rows = [_relation(r.id, r.type, r.target, r.external) for r in relations]
+        rows.append(_relation(drawing_id, REL + "vmlDrawing", "/" + drawing_part, False))
+        rows.append(_relation(comments_id, REL + "comments", "/" + comments_part, False))
+        sheet_rels[_rels_path(part)] = _relationships(rows)
+    # the new tab
+    tab_part = _free({**parts, **out}, "xl/worksheets/sheet{}.xml")
+    strings = _shared_strings(their_parts.get("xl/sharedStrings.xml"))
+    out[tab_part] = inline_strings(their_parts[their_sheets[0]], strings, styles.xf_offset)
+    overrides[tab_part] = WORKSHEET_TYPE
+    # the workbook: the tab first and active, local names moved one on, the tab's print names
+    rel_ids = {r.id for r in package.workbook_rels}
+    tab_id = _free({i: b"" for i in rel_ids}, "rIdAdjudicator{}")
+    workbook = _workbook_xml(parts[package.workbook], tab_name, tab_id, their_parts["xl/workbook.xml"])
+    kept_rels = [r for r in package.workbook_rels if r.kind in KEPT_WORKBOOK_RELS]
+    rows = [_relation(r.id, r.type, r.target, r.external) for r in kept_rels]
+    rows.append(_relation(tab_id, REL + "worksheet", "/" + tab_part, False))
+    # every part, in a fixed order: the package's own, the workbook, the player's parts as they came, the new
+    files: dict[str, bytes] = {}
+    files["_rels/.rels"] = _relationships([
+        _relation("rId1", OFFICE_DOC, package.workbook, False),
+        _relation("rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
+                  "docProps/core.xml", False),
+        _relation("rId3", REL + "extended-properties", "docProps/app.xml", False),
+    ])
+    files["docProps/app.xml"] = NEUTRAL_APP
+    files["docProps/core.xml"] = fixed_dates(their_parts["docProps/core.xml"])
+    files[package.workbook] = workbook
+    files[_rels_path(package.workbook)] = _relationships(rows)
+    kept = [r.part for r in kept_rels]
+    kept += [r.part for _, _, relations in package.sheets for r in relations if not r.external]
+    for part in package.order:
+        if part in kept:
+            if part == styles_rel.part:
+                files[part] = styles.xml()
+            else:
+                files[part] = changed.get(part, parts[part])
+            r_path = _rels_path(part)
+            if r_path in sheet_rels:
+                files[r_path] = sheet_rels[r_path]
+            elif r_path in parts:
+                files[r_path] = parts[r_path]
+    for part in kept:  # a part the zip lists after its relations' file, or twice: none is lost
+        if part not in files:
+            raise CannotCompose(f"{part}: not in the archive's order")
+    files.update(out)
+    types: dict[str, str] = {part: package.content_type(part) or "" for part in kept}
+    types[package.workbook] = WORKBOOK_TYPE
+    types.update(overrides)
+    types["docProps/core.xml"] = CORE_TYPE
+    types["docProps/app.xml"] = APP_TYPE
+    if any(not kind for kind in types.values()):
+        raise CannotCompose("a part without its content type")
+    files = {"[Content_Types].xml": _content_types(types), **files}
+    return _zip(files)
+
+
+def _workbook_xml(data: bytes, tab_name: str, tab_id: str, theirs: bytes) -> bytes:
+    if not data.lstrip().startswith((b"<?xml", b"<workbook")) or re.search(rb"<externalReferences\b", data):
+        raise CannotCompose("workbook: prefixed, or with external references")
+    ids = [int(i) for i in re.findall(rb'<sheet\b[^>]*?\ssheetId="(\d+)"', data)]
+    opening = re.search(rb"<sheets\s*>", data)
+    if opening is None or not ids:
+        raise CannotCompose("workbook: sheets")
+    element = f'<sheet xmlns:r="{REL_NS}" name={quoteattr(tab_name)} sheetId="{max(ids) + 1}" r:id="{tab_id}"/>'
+    data = data[:opening.end()] + element.encode() + data[opening.end():]
+    data = re.sub(rb'(<definedName\b[^>]*?\slocalSheetId=")(\d+)"',
+                  lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + 1), data)
+    names = [n for n in re.findall(rb'<definedName\b[^>]*>.*?</definedName>', theirs, re.S)
+             if b'localSheetId="0"' in n]
+    if names:
+        block = re.search(rb"<definedNames\s*>", data)
+        if block is not None:
+            data = data[:block.end()] + b"".join(names) + data[block.end():]
+        else:
+            end = data.find(b"</sheets>")
+            data = data[:end + 9] + b"<definedNames>" + b"".join(names) + b"</definedNames>" + data[end + 9:]
+
+    def view(found: re.Match[bytes]) -> bytes:
+        tag = re.sub(rb'\s(activeTab|firstSheet)="\d*"', b"", found.group(0))
+        return tag[:-2].rstrip() + b' activeTab="0"/>' if tag.endswith(b"/>") else \
+            tag[:-1].rstrip() + b' activeTab="0">'
+
+    data = re.sub(rb"<workbookView\b[^>]*>", view, data)
+    root = _parse(data, "workbook (composed)")
+    if root.find(f"{{{MAIN}}}sheets")[0].get("name") != tab_name:  # type: ignore[index]
+        raise CannotCompose("workbook: not spliced")
+    return data
+
+
+def _relation(rel_id: str, kind: str, target: str, external: bool) -> str:
+    mode = ' TargetMode="External"' if external else ""
+    return f"<Relationship Id={quoteattr(rel_id)} Type={quoteattr(kind)} Target={quoteattr(target)}{mode}/>"
+
+
+def _relationships(rows: Sequence[str]) -> bytes:
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="{PKG_REL_NS}">'
+            + "".join(rows) + "</Relationships>").encode()
+
+
+def _content_types(types: dict[str, str]) -> bytes:
+    defaults = {"rels": RELS_TYPE, "xml": "application/xml", "vml": VML_TYPE}
+    rows = [f"<Default Extension={quoteattr(e)} ContentType={quoteattr(t)}/>" for e, t in defaults.items()]
+    rows += [f"<Override PartName={quoteattr('/' + p)} ContentType={quoteattr(t)}/>" for p, t in types.items()
+             if not p.endswith(".vml")]
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="{CT_NS}">' + "".join(rows)
+            + "</Types>").encode()
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            info = zipfile.ZipInfo(name, FIXED_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o600 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+
+
+# ------------------------------------------------------------------------------------- the checked copy
+#: The attribute of an openpyxl workbook holding only a checked copy's new tab: how to compose the rest.
+COMPOSED = "_adjudicator_composed"
+
+
+@dataclass
+class ComposedCopy:
+    """A checked copy still to be composed: the player's file, the marks, and today's way should it fail."""
+
+    player: Path
+    marks: list[Mark]
+    today: Callable[[], Any]
+
+    def bytes(self, wb: Any) -> bytes:
+        """The composed file; ``wb`` holds the new tab (a streamed placeholder) as its only sheet."""
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+        from openpyxl.comments import Comment
+
+        from adjudicator.outputs.fast_save import Untranslatable, save_fast
+
+        tab_name = wb.worksheets[0].title
+
+        def new_tab(comments: list[list[Mark]]) -> bytes:
+            for number, marks in enumerate(comments, start=1):
+                helper = wb.create_sheet(f"_comments{number}")
+                for mark in marks:
+                    helper[mark.cell].comment = Comment(ILLEGAL_CHARACTERS_RE.sub("", mark.text), "adjudicator",
+                                                        width=320, height=120)
+            buffer = io.BytesIO()
+            try:
+                save_fast(wb, buffer)
+            except Untranslatable as error:
+                raise CannotCompose(str(error)) from None
+            finally:
+                for ws in wb.worksheets[1:]:
+                    wb.remove(ws)
+            return buffer.getvalue()
+
+        return checked_copy_bytes(self.player, new_tab, self.marks, tab_name)
