@@ -23,7 +23,15 @@ from adjudicator.dice.verifiable import MESSAGE_KIND, MESSAGE_VERSION, Proof, Ve
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.i18n import msg
 from adjudicator.intake.reading import SheetGrid, WorkbookData, read_key_values
-from adjudicator.outputs.writing import BODY_FONT, TITLE_FONT, fit_row_heights, fit_to_page_width, header_row, put, sheet_title
+from adjudicator.outputs.writing import (
+    BODY_FONT,
+    TITLE_FONT,
+    fit_row_heights,
+    fit_to_page_width,
+    header_row,
+    put,
+    sheet_title,
+)
 
 FORMAT = f"{MESSAGE_KIND} {MESSAGE_VERSION}"
 #: Rows of the key/value block (column B holds the values).

@@ -248,13 +248,15 @@ def number_alignment(alignment: Alignment | None) -> Alignment:
                      indent=NUMBER_INDENT, text_rotation=alignment.text_rotation)
 
 
-def align_number_columns(ws: Worksheet, header: int, first: int, last: int) -> None:
-    """Give the numbers of rows ``first`` to ``last`` (inclusive), and the header of row ``header`` of each
-    column holding only numbers there, :func:`number_alignment`."""
+def align_number_columns(ws: Worksheet, header: int, first: int, last: int, columns: int) -> None:
+    """Give the numbers of rows ``first`` to ``last`` (inclusive) of the first ``columns`` columns, and the
+    header of row ``header`` of each column holding only numbers there, :func:`number_alignment`. Only those
+    rows are read: a sheet of many stacked tables is not scanned once per table."""
     cells = ws._cells  # noqa: SLF001 - the written cells, none created
     styles = _Styles(ws)
-    for at in number_cells(((row, col, cell.value, cell.data_type) for (row, col), cell in cells.items()),
-                           header, first, last):
+    written = ((row, col, cell.value, cell.data_type) for row in (header, *range(first, last + 1))
+               for col in range(1, columns + 1) if (cell := cells.get((row, col))) is not None)
+    for at in number_cells(written, header, first, last):
         styles.realign(cells[at], number_alignment)
 
 

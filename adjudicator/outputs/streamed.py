@@ -214,12 +214,14 @@ class Cells:
 
     def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str) -> int:
         """writing.py's write_rows: the rows, then the numbers aligned (layout.py's align_number_columns)."""
-        row = start
+        row, columns = start, 0
         for values in rows:
             for col, value in enumerate(values, start=1):
                 self.put(row, col, value, lang)
+            columns = max(columns, len(values))
             row += 1
-        written = ((r, c, value, kind) for (r, c), (value, kind, _style) in self.cells.items())
+        written = ((r, c, entry[0], entry[1]) for r in range(start - 1, row) for c in range(1, columns + 1)
+                   if (entry := self.cells.get((r, c))) is not None)
         for at in number_cells(written, start - 1, start, row - 1):
             entry = self.cells[at]
             entry[2] = (entry[2] or PLAIN).number()

@@ -231,7 +231,8 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     span = max([2, *(len(columns) for columns in shown)])
     examples = ruleset.presentation().example_rows(campaign, faction)
     offered = ruleset.presentation().choice_lists(campaign, faction)
-    tables = {schema.key: [_example_values(_for_this_faction(_in_language(values, lang), columns, offered), columns, lang)
+    tables = {schema.key: [_example_values(_for_this_faction(_in_language(values, lang), columns, offered),
+                                           columns, lang)
                            for values in examples.get(schema.key) or []]
               for schema, columns in zip(ruleset.order_schemas, shown, strict=True)}
     widths = example_widths([[column.header_in(lang) for column in columns] for columns in shown],
@@ -281,8 +282,6 @@ A4_POINTS = (595.3, 841.9)
 #: Sans's, which LibreOffice draws where Carlito is missing (measured: 7.0 to 7.2). A page break is placed for
 #: both, so that the sheet's fit to page width shrinks it to either scale without splitting a block.
 POINTS_PER_WIDTH = (5.25, 7.1)
-#: The height a row without one of its own is given, so that LibreOffice (12.8 points) pages as Excel (15) does.
-ONE_LINE = 15.0
 
 
 def page_rows(ws: Any, last_col: int, points_per_width: float) -> float:
@@ -305,15 +304,15 @@ def keep_together(ws: Any, blocks: Sequence[tuple[int, int]]) -> None:
     page alike); a block taller than a page is left to split."""
     from openpyxl.worksheet.pagebreak import Break
 
-    from adjudicator.outputs.layout import lay_out_sheet, used_range
+    from adjudicator.outputs.layout import DEFAULT_ROW, lay_out_sheet, used_range
 
     lay_out_sheet(ws)  # the final widths, heights and orientation (the save lays it out again, alike)
     last_row, last_col = used_range(ws)
     for r in range(1, last_row + 1):
         if ws.row_dimensions[r].height is None:
-            ws.row_dimensions[r].height = ONE_LINE
+            ws.row_dimensions[r].height = DEFAULT_ROW  # LibreOffice (12.8 points) pages as Excel (15) does
     heights = {r: float(ws.row_dimensions[r].height) for r in range(1, last_row + 1)}
-    pages = [page_rows(ws, last_col, points) - ONE_LINE for points in POINTS_PER_WIDTH]  # a line of room
+    pages = [page_rows(ws, last_col, points) - DEFAULT_ROW for points in POINTS_PER_WIDTH]  # a line of room
     ends = dict(blocks)
     used = [0.0] * len(pages)
     for r in range(1, last_row + 1):

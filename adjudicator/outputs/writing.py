@@ -164,12 +164,13 @@ def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: s
     column holding only numbers, and its header, are aligned by layout.py's number_alignment."""
     from adjudicator.outputs.layout import align_number_columns
 
-    row = start
+    row, columns = start, 0
     for values in rows:
         for col, value in enumerate(values, start=1):
             put(ws, row, col, value, lang)
+        columns = max(columns, len(values))
         row += 1
-    align_number_columns(ws, start - 1, start, row - 1)
+    align_number_columns(ws, start - 1, start, row - 1, columns)
     return row
 
 

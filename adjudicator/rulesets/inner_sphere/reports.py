@@ -220,8 +220,8 @@ class Reporter(reporting.Reporter):
         for f in factions:
             rows = dict((str(r[0].text), r[1]) for r in self.treasury(f))
             summary.append([f, rows["Opening treasury"], rows["Income"], rows["Upkeep"], rows["Jumpships"],
-                            rows["Repairs"], rows["Purchases"], rows["Agency"], rows["Research"], rows["GM adjustments"],
-                            rows["Closing treasury"]])
+                            rows["Repairs"], rows["Purchases"], rows["Agency"], rows["Research"],
+                            rows["GM adjustments"], rows["Closing treasury"]])
         production = [[j.faction, *describe_job(j, self.world, self.next_turn)] for j in self.world.jobs]
         research = [[f, *row] for f in factions for row in self.research(f)]
         faction = h(N_("Faction"))
