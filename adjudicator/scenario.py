@@ -117,7 +117,8 @@ def described(answers: pd.DataFrame, asked: pd.DataFrame | None) -> pd.DataFrame
         match = next((row for row in free if _agrees(row, answer, first)), None)
         if match is not None:
             free.remove(match)
-            rows.append({key: answer[key] if _filled(answer[key]) else match[key] for key in answers.columns})
+            rows.append({key: answer[key] if _filled(answer[key]) and not isinstance(match[key], Msg) else match[key]
+                         for key in answers.columns})  # an asked text in the reader's words (an ID) is kept
         else:
             rows.append(answer)
     return pd.DataFrame(rows, columns=answers.columns)

@@ -13,6 +13,8 @@ gives such a ruleset a presentation that forwards to them.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -62,8 +64,14 @@ class Presentation:
         """What the template's cost column should show for an order row (the engine's own figure)."""
         return 0
 
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
-        """Values offered in dropdowns of the order template, by column key."""
+    def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
+        """Values offered in dropdowns of the order template, by column key, in the reader's language ``lang``
+        (names are the same in every language; a word such as Galactic War's ALL is the reader's: ВСЕ)."""
+        return {}
+
+    def choice_aliases(self, campaign: Campaign, faction: str, lang: str) -> dict[str, dict[str, list[str]]]:
+        """Other spellings of the words among :meth:`choice_lists` (by column key, then offered value): the same
+        word in every other language, which the reader takes too, with a warning saying what it read."""
         return {}
 
 
@@ -75,5 +83,19 @@ def of_ruleset(ruleset: Ruleset) -> Presentation:
     presentation = (ruleset.presentation_type or Presentation)(ruleset)
     for name in HOOKS:
         if getattr(type(ruleset), name) is not getattr(Ruleset, name):
-            setattr(presentation, name, getattr(ruleset, name))
+            hook = getattr(ruleset, name)
+            setattr(presentation, name, _without_language(hook) if name == "choice_lists" else hook)
     return presentation
+
+
+def _without_language(hook: Callable[..., dict[str, list[str]]]) -> Callable[..., dict[str, list[str]]]:
+    """A ruleset's own ``choice_lists`` of the former shape ``(campaign, faction)``, called as the new one
+    ``(campaign, faction, lang)``: its lists, which knew no language, are the same in each."""
+    parameters = inspect.signature(hook).parameters
+    if "lang" in parameters or any(p.kind is p.VAR_POSITIONAL for p in parameters.values()) or len(parameters) > 2:
+        return hook
+
+    def in_any_language(campaign: Campaign, faction: str, lang: str = "en") -> dict[str, list[str]]:
+        return hook(campaign, faction)
+
+    return in_any_language

@@ -318,9 +318,9 @@ class Ruleset(ABC):
         a battle, and a word for neither, as its winner); a :class:`Msg` is offered in the reader's words."""
         return {}
 
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+    def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         """See :meth:`adjudicator.engine.presentation.Presentation.choice_lists`."""
-        return self.presentation().choice_lists(campaign, faction)
+        return self.presentation().choice_lists(campaign, faction, lang)
 
     def roll_viewers(self, campaign: Campaign, purposes: list[str]) -> dict[str, set[str]]:
         """Which factions are shown each roll of the turn (by purpose): they get its proof in their results'

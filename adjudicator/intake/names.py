@@ -6,7 +6,9 @@ read. A name still unknown, that the ruleset refuses, gets the closest legal val
 ruleset's error ("did you mean …").
 
 The legal values of a column are those the order template offers in its dropdown
-(``Ruleset.choice_lists``); the ruleset's own checks then see the legal value.
+(``Presentation.choice_lists``, in the reader's language), and the other languages' words for those that
+are words (``Presentation.choice_aliases``: ALL for a Russian reader's ВСЕ); the ruleset's own checks then see
+the legal value.
 """
 
 from __future__ import annotations
@@ -112,11 +114,13 @@ class NameReader:
 
 
 def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
-               factions: Mapping[str, Iterable[str]], problems: ProblemList) -> list[Problem]:
-    """Rewrite, in every order sheet, the text cells that have legal values (``offered``, by column key)
-    to the legal value meant, with a warning at the cell. For a name that fits none, returns a warning
-    with the closest values, for :func:`suggest` to add where the ruleset found no error at that cell
-    (its error says it better). ``factions`` gives the other spellings of each faction ID."""
+               factions: Mapping[str, Iterable[str]], problems: ProblemList,
+               aliases: Mapping[str, Mapping[str, Iterable[str]]] | None = None) -> list[Problem]:
+    """Rewrite, in every order sheet, the text cells that have legal values (``offered``, by column key, in the
+    reader's words) to the legal value meant, with a warning at the cell. For a name that fits none, returns a
+    warning with the closest values, for :func:`suggest` to add where the ruleset found no error at that cell
+    (its error says it better). ``factions`` gives the other spellings of each faction ID, ``aliases`` those
+    of an offered word (by column key, then value: TODOS and ALL for a Russian reader's ВСЕ)."""
     suggestions: list[Problem] = []
     for sheet in sheets.values():
         frame = sheet.frame
@@ -125,7 +129,8 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
             legal = list(offered.get(column.key) or [])
             if not legal or column.kind is not Kind.TEXT or column.key not in frame.columns:
                 continue
-            reader = NameReader(legal, {v: factions.get(v, ()) for v in legal})
+            words = (aliases or {}).get(column.key, {})
+            reader = NameReader(legal, {v: (*factions.get(v, ()), *words.get(v, ())) for v in legal})
             rows = records(frame) if rows is None else rows
             for row, values in rows:
                 typed = values.get(column.key)

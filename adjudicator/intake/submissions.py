@@ -103,8 +103,10 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
                                   file=path.name, turn=identity.turn, current=campaign.turn),
                        msg("Use the order workbook of turn {current}.", current=campaign.turn), **where)
     orders = FactionOrders(faction, path.name, read_sheets(book, ruleset.order_schemas, problems))
-    unknown = read_names(orders.sheets, ruleset.presentation().choice_lists(campaign, faction),
-                         {f: [campaign.factions[f].name] for f in campaign.factions}, problems)  # А1 = A1
+    presentation, lang = ruleset.presentation(), campaign.factions[faction].language
+    unknown = read_names(orders.sheets, presentation.choice_lists(campaign, faction, lang),
+                         {f: [campaign.factions[f].name] for f in campaign.factions}, problems,  # А1 = A1
+                         presentation.choice_aliases(campaign, faction, lang))  # ALL = ВСЕ
     if not problems.has_errors() or all(not p.code.startswith("F") for p in problems.errors):
         try:
             ruleset.validate_orders(campaign, faction, passed_orders(orders), problems)

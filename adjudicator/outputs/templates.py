@@ -48,7 +48,7 @@ def build_order_workbook(
     _instructions(wb, ruleset, campaign, faction, lang)
     lists = wb.create_sheet(LISTS_SHEET)
     lists.sheet_state = "hidden"
-    offered = ruleset.presentation().choice_lists(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction, lang)
     list_col = 0
     lookups: dict[str, str] = {}
     for name, pairs in ruleset.presentation().template_lookups(campaign, faction).items():
@@ -230,7 +230,7 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     shown = [[c for c in schema.columns if not c.computed] for schema in ruleset.order_schemas]
     span = max([2, *(len(columns) for columns in shown)])
     examples = ruleset.presentation().example_rows(campaign, faction)
-    offered = ruleset.presentation().choice_lists(campaign, faction)
+    offered = ruleset.presentation().choice_lists(campaign, faction, lang)
     tables = {schema.key: [_example_values(_for_this_faction(_in_language(values, lang), columns, offered),
                                            columns, lang)
                            for values in examples.get(schema.key) or []]

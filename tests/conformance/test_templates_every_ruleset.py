@@ -127,7 +127,7 @@ def test_instructions_of_every_ruleset_have_examples_for_every_order_sheet(name:
         schema = next(s for s in ruleset.order_schemas if s.key == key)
         first = next(v for v in rows[0].values() if v not in (None, ""))
         column = next(c for c in schema.columns if rows[0].get(c.key) == first)
-        offered = ruleset.choice_lists(campaign, path.stem).get(column.key)
+        offered = ruleset.choice_lists(campaign, path.stem, lang).get(column.key)
         if offered and not column.choices and str(first).casefold() not in {str(o).casefold() for o in offered}:
             first = offered[0]  # an example is drawn from the faction's own units and systems
         expected = column.choice_label(str(first), lang) if column.choices else first

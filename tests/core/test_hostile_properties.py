@@ -167,7 +167,7 @@ def turn_rows(draw: Any, data: dict[str, Any], ruleset: Any, campaign: Any) -> d
     """Rows for every order sheet: each a row of the example (of any faction), with some cells replaced by a
     legal value of the column (a choice, a name of the dropdown, a value another row holds) or by anything."""
     faction = _faction(data)
-    lists = ruleset.choice_lists(campaign, faction)
+    lists = ruleset.choice_lists(campaign, faction, campaign.factions[faction].language)
     out: dict[str, list[dict[str, Any]]] = {}
     for schema in ruleset.order_schemas:
         examples = [r for sheets in data.get("orders", {}).values() for r in sheets.get(schema.key, [])]

@@ -120,8 +120,8 @@ def test_a_hex_typed_as_a_number_is_the_hex(tmp_path: Path, typed: object) -> No
     _, campaign, _ = pipeline.open_campaign(root)
     faction = next(f for f in sorted(campaign.factions)
                    if any(str(h).lstrip("0") == str(int(str(typed))) for h in
-                          ruleset.choice_lists(campaign, f).get("system", [])))
-    hexes = ruleset.choice_lists(campaign, faction)["system"]
+                          ruleset.choice_lists(campaign, f, "en").get("system", [])))
+    hexes = ruleset.choice_lists(campaign, faction, "en")["system"]
     meant = next(h for h in hexes if h.lstrip("0") == str(int(str(typed))))
     schema = next(s for s in ruleset.order_schemas if s.key == "purchases")
     lang = campaign.factions[faction].language

@@ -97,6 +97,6 @@ def test_the_dropdowns_are_the_presentation_s_alone() -> None:
     assert "choice_lists" in type(presentation).__dict__ and "choice_lists" not in type(ruleset).__dict__
     campaign = resolve_case(testing.load_example(ROOT / "examples" / "galactic_war" / "scenario.toml"),
                             ruleset).campaign
-    lists = ruleset.choice_lists(campaign, "ALPHA")
-    assert lists == presentation.choice_lists(campaign, "ALPHA")
+    lists = ruleset.choice_lists(campaign, "ALPHA", "en")
+    assert lists == presentation.choice_lists(campaign, "ALPHA", "en")
     assert lists["scope"][0] == "ALL" and "13" in lists["origin"] and "MARS" in lists["planet"]

@@ -625,7 +625,7 @@ def ruleset_cases(ruleset: Any, campaign: Any, faction: str, rows: dict[str, lis
             first = f"{get_column_letter(position)}2"
             cases.append(Case(f"{key}_merged_over_required.xlsx", with_openpyxl(_merge_over(title, first, last)), 1,
                               "C03", title, last))
-        choices = ruleset.choice_lists(campaign, faction)
+        choices = ruleset.choice_lists(campaign, faction, campaign.factions[faction].language)
         for position, row in enumerate(rows.get(key, [])):
             found = next(((k, v2) for k, v in row.items()  # a legal name of the dropdown, one letter Cyrillic
                           if str(v) in choices.get(k, ()) and (v2 := _confusable(v))), None)

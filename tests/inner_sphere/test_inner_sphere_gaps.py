@@ -91,7 +91,7 @@ def test_accident_effect_gm_table_waits_for_the_gm_and_applies_the_verdict(
     first = pipeline.run(root)
     assert first.status == "waiting"
     rows = sheet_rows(first.gm_input, "Accidents", "es")
-    assert rows[1][:6] == ["ACCIDENT:N:7", "K", "N", "0306", 7, "V1, V2, V3"]
+    assert rows[1][:6] == ["ACCIDENTE:N:7", "K", "N", "0306", 7, "V1, V2, V3"]  # the kind in the GM's words
     assert rows[1][6] == "" and len(rows) == 2
     write_gm(root, {"accidents": [{"id": "ACCIDENT:N:7", "result": result}]})
     done = pipeline.run(root)

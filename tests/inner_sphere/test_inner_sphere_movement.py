@@ -171,7 +171,7 @@ def test_w1_through_workbooks_warning_gm_combat_row_route_report_and_charge(tmp_
     first = pipeline.run(root)
     assert first.status == "waiting"
     requested = sheet_rows(first.gm_input, "Combates", "es")
-    assert requested[1][:6] == ["INVASION:0307:N:9", "Invasión", "0307", 9, "K", "N"]
+    assert requested[1][:6] == ["INVASIÓN:0307:N:9", "Invasión", "0307", 9, "K", "N"]  # the kind in the GM's words
     assert requested[1][7] == 6 and requested[1][8] == "D" and requested[1][10] == 5  # 3 VL; one MH
     write_gm(root, {"combats": [{"id": "INVASION:0307:N:9", "result": "TAKEN"}]})
     done = pipeline.run(root)

@@ -85,7 +85,7 @@ def test_a_ruleset_of_the_former_shape_keeps_its_presentation_hooks() -> None:
     legacy = _Legacy()
     presentation = legacy.presentation()
     assert isinstance(presentation, Presentation)
-    assert presentation.choice_lists(None, "ALPHA") == {"square": ["A1", "ALPHA"]}  # type: ignore[arg-type]
+    assert presentation.choice_lists(None, "ALPHA", "ru") == {"square": ["A1", "ALPHA"]}  # type: ignore[arg-type]
     assert presentation.template_budget(None, "ALPHA") is None  # type: ignore[arg-type] - the default
 
 
@@ -99,4 +99,4 @@ def test_a_converted_ruleset_keeps_its_hooks_on_its_presentation_only(name: str)
     assert own and not own & set(type(ruleset).__dict__)  # the rules module holds none of them
     campaign = resolve_case(_example(name), ruleset).campaign
     faction = sorted(campaign.factions)[0]
-    assert ruleset.choice_lists(campaign, faction) == presentation.choice_lists(campaign, faction)
+    assert ruleset.choice_lists(campaign, faction, "es") == presentation.choice_lists(campaign, faction, "es")

@@ -10,7 +10,7 @@ from adjudicator.rulesets.coordinated_orders.state import game_from_tables
 
 
 class CoordinatedPresentation(Presentation):
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+    def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         """Own troopers and tools; enemy troopers and Markers the faction can see (never hidden ones)."""
         game = game_from_tables(campaign.tables)
         own = game.roster(faction)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -13,6 +14,7 @@ from adjudicator.rulesets.galactic_war.odds import Odds, exact, simulate
 from adjudicator.rulesets.galactic_war.plans import BattlePlan, parse_priority, unit_type_of
 from adjudicator.rulesets.galactic_war.setups import SpaceSide, invasion_contest, space_contest
 from adjudicator.rulesets.galactic_war.state import Unit, default_stats, parse_techs
+from adjudicator.rulesets.galactic_war.vocabulary import RETREAT_HINT, TECHS_HINT, in_tokens, not_a_condition
 
 
 def parse_fleet(text: str) -> dict[str, int]:
@@ -42,6 +44,25 @@ def _lang() -> str:
     return State.lang or language_from_environment() or "en"  # --lang, ADJUDICATOR_LANG, the locale
 
 
+class ReadersHelp(click.Option):
+    """An option whose help (a function giving a :class:`Msg`) is shown in the reader's language, with the
+    reader's words (the retreat tokens СВОИ_КОРАБЛИ, ПОТЕРИ...), when the help is asked for."""
+
+    def __init__(self, *args: Any, help: Callable[[], Msg], **kwargs: Any) -> None:  # noqa: A002 - click's name
+        super().__init__(*args, **kwargs)
+        self.words = help
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = self.words().render(_lang())
+        return super().get_help_record(ctx)
+
+
+def _retreat_help() -> Msg:
+    example = in_tokens("OWN_SHIPS<=2 OR LOSSES>=50%", _lang())
+    return msg("Retreat condition of the attacker, e.g. '{example}': {forms}", example=example,
+               forms=msg(RETREAT_HINT))
+
+
 def _units(race: str, fleet: dict[str, int]) -> list[Unit]:
     return [Unit(f"{race}-{kind}{n}", race, kind, "X", "P" if kind in ("GF", "PDS") else "")
             for kind, count in fleet.items() for n in range(1, count + 1)]
@@ -51,7 +72,7 @@ def _plan(casualties: str, retreat: str) -> BattlePlan:
     try:
         conditions = parse_retreat(retreat)
     except PlanError as error:
-        raise click.BadParameter(msg("{value} is not a retreat condition", value=str(error)).render(_lang())) from None
+        raise click.BadParameter(not_a_condition(str(error)).render(_lang())) from None
     priority = parse_priority(casualties)
     return BattlePlan(priority, priority, conditions)
 
@@ -130,10 +151,13 @@ def show(result: Odds, invasion: bool, lang: str) -> None:
 @click.option("--invasion", is_flag=True, help="Odds of an invasion: GF (and Fighters) land, Dreadnoughts bombard.")
 @click.option("--attacker-casualties", default="", help="Casualty order, e.g. 'Fighter > Cruiser'.")
 @click.option("--defender-casualties", default="", help="Casualty order of the defender.")
-@click.option("--attacker-retreat", default="NEVER", help="Retreat condition, e.g. 'OWN_SHIPS<=2 OR LOSSES>=50%'.")
-@click.option("--defender-retreat", default="NEVER", help="Retreat condition of the defender.")
-@click.option("--attacker-techs", default="", help="ASSAULT_CANNON, ANTIGRAVITON.")
-@click.option("--defender-techs", default="", help="ASSAULT_CANNON.")
+@click.option("--attacker-retreat", default="NEVER", cls=ReadersHelp, help=_retreat_help)
+@click.option("--defender-retreat", default="NEVER", cls=ReadersHelp,
+              help=lambda: msg("Retreat condition of the defender, written the same way."))
+@click.option("--attacker-techs", default="", cls=ReadersHelp,
+              help=lambda: msg("Technologies of the attacker: {techs}", techs=msg(TECHS_HINT)))
+@click.option("--defender-techs", default="", cls=ReadersHelp,
+              help=lambda: msg("Technologies of the defender, written the same way."))
 @click.option("--dna", type=click.Choice(["none", "attacker", "defender"]), default="none",
               help="Which side gave 'Do not attack' (it does not fire in the first round).")
 @click.option("--no-retreat-room", type=click.Choice(["none", "attacker", "defender", "both"]), default="none",

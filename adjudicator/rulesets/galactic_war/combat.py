@@ -62,26 +62,32 @@ _CONDITIONS = (
     (re.compile(r"^LOSSES\s*>=\s*(\d+(?:[.,]\d+)?)\s*%$"), "LOSSES_AT_LEAST"),
     (re.compile(r"^AFTER_ROUND\s*(\d+)$"), "AFTER_ROUND"),
 )
-NEVER_WORDS = {"", "NEVER", "НИКОГДА", "NUNCA", "-"}
 
 
 def parse_retreat(text: object) -> tuple[Condition, ...]:
-    """``"OWN_SHIPS<=2 OR LOSSES>=50%"`` → conditions (any one is enough); NEVER or blank → none."""
-    raw = str(text or "").strip().upper()
-    if raw in NEVER_WORDS:
+    """``"OWN_SHIPS<=2 OR LOSSES>=50%"`` → conditions (any one is enough); NEVER or blank → none. The tokens
+    may be any language's (``СВОИ_КОРАБЛИ<=2 ИЛИ ПОТЕРИ>=50%``, see :mod:`.vocabulary`); a part that is none
+    raises :class:`PlanError` with that part as the General wrote it."""
+    from adjudicator.i18n import fold
+    from adjudicator.rulesets.galactic_war.vocabulary import JOIN, never_words, to_english
+
+    raw = str(text if text is not None else "").strip()
+    never = never_words()
+    if fold(raw) in never:
         return ()
     out = []
-    for part in re.split(r"\s+(?:OR|ИЛИ|O)\s+|\||;", raw):
-        part = part.strip()
-        if part in NEVER_WORDS:
+    for written in JOIN.split(raw):
+        written = written.strip()
+        if fold(written) in never:
             continue
+        part = to_english(written)
         for pattern, kind in _CONDITIONS:
             found = pattern.match(part)
             if found:
                 out.append(Condition(kind, float(found.group(1).replace(",", "."))))
                 break
         else:
-            raise PlanError(part)
+            raise PlanError(written)
     return tuple(out)
 
 

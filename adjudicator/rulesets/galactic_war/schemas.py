@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import N_
+from adjudicator.rulesets.galactic_war.vocabulary import RETREAT_HINT, TECHS_HINT
 
 #: Unit types, with the source document's own words (and their usual inflections) as synonyms.
 UNIT_TYPES = choices(
@@ -77,14 +78,14 @@ BATTLE_PLAN = TableSchema(
     help=N_("Your decisions in battle, declared in advance: which units you lose first, when you retreat and "
             "where. Scope ALL applies everywhere; a row for a system overrides it there."),
     columns=(
-        Column("scope", N_("Scope"), width=10, help=N_("ALL, or a system ID.")),
+        Column("scope", N_("Scope"), width=10, help=N_("ALL, or a system ID.")),  # ALL in the reader's word
         Column("space_casualties", N_("Space casualties"), width=32,
                help=N_("Unit types or IDs removed first, separated by '>': Fighter > Cruiser > Transport > "
                        "Dreadnought.")),
         Column("ground_casualties", N_("Ground casualties"), width=20,
                help=N_("Fighter > Ground Force (the default).")),
         Column("retreat_if", N_("Retreat if"), width=32,
-               help=N_("NEVER, OWN_SHIPS<=n, OWN_SHIPS<k*ENEMY_SHIPS, LOSSES>=p%, AFTER_ROUND n; join with OR.")),
+               help=RETREAT_HINT),  # in the reader's tokens (vocabulary.RETREAT_TOKENS)
         Column("retreat_to", N_("Retreat to"), width=16,
                help=N_("Systems in order of preference, separated by commas.")),
     ),
@@ -143,8 +144,7 @@ UNITS = TableSchema(
 )
 
 CREDITS = Column("credits", N_("Credits"), Kind.INT, required=True, minimum=0)
-TECHS = Column("techs", N_("Technologies"), width=28,
-               help=N_("ASSAULT_CANNON, ANTIGRAVITON, separated by commas."))
+TECHS = Column("techs", N_("Technologies"), width=28, help=TECHS_HINT)
 
 PURCHASES = TableSchema(
     key="purchases",

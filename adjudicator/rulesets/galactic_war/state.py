@@ -15,10 +15,6 @@ PACKAGE = "adjudicator.rulesets.galactic_war"  # the data package: tables.toml
 
 SHIP_CLASSES = ("ship", "fighter")
 TECHS = ("ASSAULT_CANNON", "ANTIGRAVITON")
-TECH_WORDS = {
-    "ASSAULT_CANNON": ("assault cannon", "assault_cannon", "штурмовое орудие", "cañon de asalto", "canon de asalto"),
-    "ANTIGRAVITON": ("antigraviton", "антигравитон", "antigravitón"),
-}
 
 
 def sid(value: Any) -> str:
@@ -161,14 +157,15 @@ def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 
 def parse_techs(text: Any) -> set[str]:
+    """``"Штурмовое орудие, antigraviton"`` → the technologies' codes (their names in any language)."""
     from adjudicator.i18n import fold
+    from adjudicator.rulesets.galactic_war.vocabulary import tech_spellings
 
+    spellings = tech_spellings()
     found = set()
     for part in re.split(r"[,;]+", str(text or "")):
         word = fold(part)
-        for tech, words in TECH_WORDS.items():
-            if word and (word == fold(tech) or word in {fold(w) for w in words}):
-                found.add(tech)
+        found |= {tech for tech, words in spellings.items() if word and word in words}
     return found
 
 

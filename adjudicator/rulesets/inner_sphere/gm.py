@@ -9,12 +9,50 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.engine.ruleset import GmSheets
-from adjudicator.i18n import msg
+from adjudicator.i18n import N_, Msg, all_spellings, fold, msg
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.orders.common import GM, Context, money, post
 from adjudicator.rulesets.inner_sphere.orders.research import line_label
 from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
 from adjudicator.rulesets.inner_sphere.state import Sale, World, amount, hex_id, key
+
+#: The word that begins the ID of a combat or an accident (INVASION:0204:K-NS3:5), by kind: the GM input shows it
+#: in the GM's words (INVASIÓN:0204:K-NS3:5, ВТОРЖЕНИЕ:0204:K-NS3:5) and reads back any language's, and the code.
+ID_WORDS = {
+    "INVASION": N_("INVASION"),  # upper case, no spaces: the first part of an ID
+    "RAID": N_("RAID"),
+    "DEFENCE_FIRE": N_("DEFENCE_FIRE"),
+    "ACCIDENT": N_("ACCIDENT"),
+}
+
+
+def shown_id(ident: str) -> Msg | str:
+    """A combat's or an accident's ID with its kind in the reader's words (``INVASIÓN:0204:K-NS3:5``)."""
+    kind, colon, rest = ident.partition(":")
+    if not colon or kind not in ID_WORDS:
+        return ident
+    return Msg("{kind}:{rest}", {"kind": Msg(ID_WORDS[kind]), "rest": rest})
+
+
+def read_id(text: object) -> str:
+    """The ID a GM input row names, as the turn keys it (``INVASION:0204:K-NS3:5``), whatever the language of
+    its kind word (INVASIÓN, ВТОРЖЕНИЕ, Invasión, the code itself)."""
+    written = str(text or "").strip()
+    kind, colon, rest = written.partition(":")
+    code = _id_kinds().get(fold(kind)) if colon else None
+    return f"{code}:{rest.strip()}" if code else written
+
+
+def _id_kinds() -> dict[str, str]:
+    if not _ID_KINDS:
+        labels = {c.code: c.label for c in schemas.COMBAT_KINDS}
+        for code, word in ID_WORDS.items():
+            extra = (code, *all_spellings(labels[code])) if code in labels else (code,)
+            _ID_KINDS.update({spelling: code for spelling in all_spellings(word, extra)})
+    return _ID_KINDS
+
+
+_ID_KINDS: dict[str, str] = {}
 
 
 class GmInputs(GmSheets):
@@ -107,9 +145,9 @@ class GmInputs(GmSheets):
         wanted = {f.id for f in fights}
         out: dict[str, str] = {}
         for row, r in self.rows("combats"):
-            ident = str(r.get("id") or "").strip()
+            ident = read_id(r.get("id"))
             if ident not in wanted:
-                self.error("combats", row, "id", msg("{target} is not a combat of this turn.", target=ident))
+                self.error("combats", row, "id", msg("{target} is not a combat of this turn.", target=shown_id(ident)))
             elif r.get("result"):
                 out[ident] = str(r["result"])
             elif self.sheets.get("combats") is not None and fights:
@@ -122,9 +160,10 @@ class GmInputs(GmSheets):
         wanted = {a.id for a in accidents}
         out: dict[str, str] = {}
         for row, r in self.rows("accidents"):
-            ident = str(r.get("id") or "").strip()
+            ident = read_id(r.get("id"))
             if ident not in wanted:
-                self.error("accidents", row, "id", msg("{target} is not an accident of this turn.", target=ident))
+                self.error("accidents", row, "id",
+                           msg("{target} is not an accident of this turn.", target=shown_id(ident)))
             elif r.get("result"):
                 out[ident] = str(r["result"])
             else:
@@ -165,15 +204,16 @@ class GmInputs(GmSheets):
         result already entered, if any) and, with accident_effect = gm_table, for every accident."""
         out = {}
         if accidents:
-            given = {str(r.get("id") or "").strip(): r.get("result") for _, r in self.rows("accidents")}
+            given = {read_id(r.get("id")): r.get("result") for _, r in self.rows("accidents")}
             out["accidents"] = pd.DataFrame(
-                [{"id": a.id, "faction": a.faction, "ship": a.ship, "hex": a.hex, "step": a.step,
+                [{"id": shown_id(a.id), "faction": a.faction, "ship": a.ship, "hex": a.hex, "step": a.step,
                   "cargo": ", ".join(a.cargo), "result": given.get(a.id)} for a in accidents],
                 columns=schemas.ACCIDENTS.keys())
-        entered = {str(r.get("id") or "").strip(): r.get("result") for _, r in self.rows("combats")}
+        entered = {read_id(r.get("id")): r.get("result") for _, r in self.rows("combats")}
         rows = []
         for fight in fights or []:
             row = fight.row()
+            row["id"] = shown_id(fight.id)  # in the GM's words, read back by read_id
             row["result"] = entered.get(fight.id)
             rows.append(row)
         out["combats"] = pd.DataFrame(rows, columns=schemas.COMBATS.keys())

@@ -11,7 +11,7 @@ from adjudicator.rulesets.inner_sphere.state import start_world
 
 
 class InnerSpherePresentation(Presentation):
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+    def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         world = start_world(campaign.tables)  # read only
         own = sorted(h for h, s in world.systems.items() if s.owner == faction)
         ships = sorted(s.id for s in world.jumpships.values() if s.owner == faction)

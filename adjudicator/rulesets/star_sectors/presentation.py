@@ -62,7 +62,7 @@ class StarSectorsPresentation(Presentation):
             return prices.get(str(row.get("project") or ""), 0)
         return 0
 
-    def choice_lists(self, campaign: Campaign, faction: str) -> dict[str, list[str]]:
+    def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         world = snapshot_of(campaign.tables)
         own = sorted(p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE")
         seen = sorted({u.project for u in world.usages if u.faction != faction})

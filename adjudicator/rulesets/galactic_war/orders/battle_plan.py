@@ -13,8 +13,8 @@ from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.orders.common import Done, RaceOrders
 from adjudicator.rulesets.galactic_war.plans import PlanBook, read_plan
 from adjudicator.rulesets.galactic_war.state import World, sid
+from adjudicator.rulesets.galactic_war.vocabulary import RETREAT_HINT, means_all
 
-ALL_WORDS = {"", "ALL", "ВСЕ", "ВСЁ", "TODO", "TODOS", "TODAS"}
 UNIT_TYPES = {"CRUISER", "TRANSPORT", "DREADNOUGHT", "FIGHTER", "GF", "PDS", "DESTROYER", "WAR_SUN"}
 
 
@@ -38,7 +38,7 @@ def enter(book: PlanBook, world: World, values: Mapping[str, Any]) -> list[tuple
     if unknown:
         faults.append(("retreat_to", msg("{value} is not a system", value=", ".join(unknown))))
         plan.retreat_to = [s for s in plan.retreat_to if s in world.systems]
-    if scope in ALL_WORDS:
+    if means_all(values.get("scope")):
         book.default = plan
     elif scope in world.systems:
         book.systems[scope] = plan
@@ -58,6 +58,13 @@ class BattlePlanType(OrderType[PlanRow, RaceOrders]):
 
     def carry_out(self, state: RaceOrders, order: PlanRow) -> Done:
         faults = enter(state.plans, state.snapshot, order.values)
-        return Done(msg("Battle plan recorded."), notes=tuple(
-            Note("B01", msg("Battle plan row {n}: {reason}; default used.", n=order.row, reason=reason), column)
-            for column, reason in faults))
+        notes = tuple(Note("B01", _default_used(order.row, column, reason), column) for column, reason in faults)
+        return Done(msg("Battle plan recorded."), notes=notes)
+
+
+def _default_used(row: int, column: str, reason: Msg) -> Msg:
+    """B01's message; for a retreat condition, the forms it may take, in the reader's tokens."""
+    if column == "retreat_if":
+        return msg("Battle plan row {n}: {reason}; default used. Write one of: {forms}", n=row, reason=reason,
+                   forms=msg(RETREAT_HINT))
+    return msg("Battle plan row {n}: {reason}; default used.", n=row, reason=reason)
