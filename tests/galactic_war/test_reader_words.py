@@ -125,3 +125,45 @@ def test_the_technologies_are_read_by_their_names_in_every_language() -> None:
     assert parse_techs("Штурмовое орудие, antigravitón") == {"ASSAULT_CANNON", "ANTIGRAVITON"}
     assert parse_techs("Cañón de asalto; ASSAULT_CANNON") == {"ASSAULT_CANNON"}
     assert parse_techs("Антигравитон") == {"ANTIGRAVITON"} and parse_techs("") == set()
+
+
+def test_a_russian_plan_saved_by_libreoffice_keeps_its_dropdown_and_reads_english_all(soffice: str,
+                                                                                     tmp_path: Path) -> None:
+    """The real LibreOffice saves a Russian order workbook whose plan says ALL and LOSSES>=50%: the Scope
+    dropdown it keeps still offers ВСЕ, and the check reads ALL as ВСЕ (N01) and the English tokens as they are."""
+    from tests.conftest import convert
+
+    root = _campaign(tmp_path / "ru", "ru")
+    orders(root, "ALPHA", {"battle_plan": [{"scope": "ALL", "retreat_if": "LOSSES>=50% ИЛИ после раунда 2"}]})
+    inbox = root / "inbox" / "ALPHA.xlsx"
+    saved = convert(soffice, inbox, "xlsx:Calc MS Excel 2007 XML", tmp_path / "lo")
+    assert _scope_list(saved)[0] == "ВСЕ"
+    saved.replace(inbox)
+    problems = [p for s in pipeline.check(root).submissions if s.faction == "ALPHA" for p in s.problems]
+    assert [(p.code, p.cell) for p in problems if p.code in ("N01", "B01")] == [("N01", "A2")]
+    read = next(p for p in problems if p.code == "N01")
+    assert read.message.render("ru") == gettext_in("ru", "{typed} was read as {value}.").format(typed="ALL",
+                                                                                             value="ВСЕ")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_the_odds_command_s_help_and_errors_use_the_reader_s_tokens(lang: str) -> None:
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+
+    runner = CliRunner()
+    shown = " ".join(runner.invoke(main, ["--lang", lang, "odds", "--help"], terminal_width=400).output.split())
+    assert vocabulary.retreat_forms(lang) in shown
+    assert vocabulary.in_tokens("OWN_SHIPS<=2 OR LOSSES>=50%", lang) in shown
+    assert all(gettext_in(lang, label) in shown for label, _ in vocabulary.TECHS.values())
+    bad = runner.invoke(main, ["--lang", lang, "odds", "galactic_war", "--attacker", "GF=3", "--defender", "GF=1",
+                               "--attacker-retreat", "СВОИ_КОРАБЛИ<=1 ИЛИ WHEN SAD"])
+    assert bad.exit_code == 2
+    error = " ".join(bad.output.split())
+    assert "WHEN SAD" in error and vocabulary.retreat_forms(lang) in error
+    retreat = vocabulary.in_tokens("LOSSES>=50%", lang)
+    good = runner.invoke(main, ["--lang", lang, "odds", "galactic_war", "--attacker", "крейсер=2",
+                                "--defender", "линкор=1", "--attacker-retreat", retreat,
+                                "--attacker-techs", gettext_in(lang, "Assault Cannon")])
+    assert good.exit_code == 0, good.output
