@@ -131,8 +131,8 @@ def _filled(value: Any) -> bool:
 def _agrees(asked: dict[str, Any], answer: dict[str, Any], first: str) -> bool:
     if not (_filled(asked[first]) and _filled(answer[first])):
         return False
-    return all(str(asked[key]) == str(answer[key]) for key in answer
-               if _filled(asked[key]) and _filled(answer[key]) and not isinstance(asked[key], Msg))
+    return all(str(asked[key]) == str(answer[key]) for key in answer  # an asked ID in the reader's words: its key
+               if _filled(asked[key]) and _filled(answer[key]) and (key == first or not isinstance(asked[key], Msg)))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -86,6 +86,9 @@ def test_the_retreat_hint_lists_the_reader_s_own_tokens(lang: str) -> None:
     others = {word for other, words in vocabulary.RETREAT_TOKENS.items() if other != lang for word in words.values()
               if word not in vocabulary.RETREAT_TOKENS[lang].values() and len(word) > 2}
     assert not [word for word in others if word in hint]
+    for text in (schemas.BATTLE_PLAN.help, schemas.BATTLE_PLAN.column("scope").help):  # "Scope ВСЕ applies..."
+        assert vocabulary.all_word(lang) in gettext_in(lang, text)
+        assert not [w for w in ALL_IN.values() if w != ALL_IN[lang] and w in gettext_in(lang, text).split()]
     techs = gettext_in(lang, schemas.TECHS.help)
     assert all(gettext_in(lang, label) in techs for label, _ in vocabulary.TECHS.values())
     assert "ASSAULT_CANNON" not in techs and "ANTIGRAVITON" not in techs
