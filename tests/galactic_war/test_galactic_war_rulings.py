@@ -401,13 +401,13 @@ def test_b01_malformed_battle_plans_are_warnings_at_their_cells(tmp_path: Path) 
                                                               ("B01", "B3", Severity.WARNING),
                                                               ("B01", "E4", Severity.WARNING),
                                                               ("B01", "A5", Severity.WARNING)]
-    assert problems[0].message.render("en") == ("Battle plan row 2: WHEN SAD is not a retreat condition; default used. "
-                                                "Write one of: NEVER, OWN_SHIPS<=n, OWN_SHIPS<k*ENEMY_SHIPS, "
-                                                "LOSSES>=p%, AFTER_ROUND n; join with OR.")
+    assert problems[0].message.render("en") == (
+        "Battle plan row 2: WHEN SAD (not understood: WHEN, SAD) is not a retreat condition; default used. "
+        "Write one of: NEVER, OWN_SHIPS<=n, OWN_SHIPS<k*ENEMY_SHIPS, LOSSES>=p%, AFTER_ROUND n; join with OR.")
     assert problems[0].message.render("ru") == (  # the forms in the reader's tokens, what was written as written
-        "План битвы, строка 2: WHEN SAD — не условие отступления; использовано значение по умолчанию. Напишите одно "
-        "из: НИКОГДА, СВОИ_КОРАБЛИ<=n, СВОИ_КОРАБЛИ<k*КОРАБЛИ_ВРАГА, ПОТЕРИ>=p%, ПОСЛЕ_РАУНДА n; объединяйте через "
-        "ИЛИ.")
+        "План битвы, строка 2: WHEN SAD (непонятно: WHEN, SAD) — не условие отступления; использовано значение по "
+        "умолчанию. Напишите одно из: НИКОГДА, СВОИ_КОРАБЛИ<=n, СВОИ_КОРАБЛИ<k*КОРАБЛИ_ВРАГА, ПОТЕРИ>=p%, "
+        "ПОСЛЕ_РАУНДА n; объединяйте через ИЛИ.")
 
 
 def test_b01_a_malformed_field_falls_back_to_its_default_and_the_rest_of_the_row_holds() -> None:

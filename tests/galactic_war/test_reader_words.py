@@ -111,6 +111,10 @@ def test_a_condition_not_understood_names_the_part_and_lists_the_forms_in_the_re
     assert str(raised.value) == "ПОТЕРИ 50"
     text = vocabulary.not_a_condition(str(raised.value)).render("es")
     assert text.startswith("ПОТЕРИ 50 ") and "NAVES_PROPIAS<=n" in text and "OWN_SHIPS" not in text
+    with pytest.raises(PlanError) as raised:
+        parse_retreat("NAVES<=1 O TRAS_RONDA 2")  # a word that is no token of any language: named
+    assert str(raised.value) == "NAVES<=1"
+    assert vocabulary.not_a_condition(str(raised.value)).render("ru").startswith("NAVES<=1 (непонятно: NAVES) ")
 
 
 def test_russian_tokens_retreat_as_the_english_ones_do() -> None:

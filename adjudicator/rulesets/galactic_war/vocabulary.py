@@ -93,8 +93,26 @@ JOIN = re.compile(r"\s+(?:" + "|".join(sorted({re.escape(words["OR"]) for words 
 
 
 def not_a_condition(text: str) -> Msg:
-    """What the General wrote that is no retreat condition, and the forms that are, in the reader's tokens."""
-    return msg("{value} is not a retreat condition. Write one of: {forms}", value=text, forms=msg(RETREAT_HINT))
+    """What the General wrote that is no retreat condition (the words in it that are no token, if any), and the
+    forms that are, in the reader's tokens."""
+    return msg("{value} is not a retreat condition. Write one of: {forms}", value=why_not(text),
+               forms=msg(RETREAT_HINT))
+
+
+def why_not(text: str) -> Msg | str:
+    """A part that is no retreat condition, with the words in it that are no token of any language:
+    ``NAVES<=1 (NAVES?)``; the part alone when each word is a token (``ПОТЕРИ 50``: the form is wrong)."""
+    unknown = unknown_words(text)
+    if not unknown:
+        return text
+    return msg("{value} (not understood: {words})", value=text, words=", ".join(unknown))
+
+
+def unknown_words(text: str) -> list[str]:
+    """The words of ``text`` that are no token of a retreat condition in any language, as read (upper case)."""
+    codes = set(RETREAT_TOKENS["en"])
+    return list(dict.fromkeys(w for w in re.findall(r"[^\W\d_]+(?:_[^\W\d_]+)*", to_english(text))
+                              if w not in codes))
 
 
 def to_english(condition: str) -> str:

@@ -13,7 +13,7 @@ from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.orders.common import Done, RaceOrders
 from adjudicator.rulesets.galactic_war.plans import PlanBook, read_plan
 from adjudicator.rulesets.galactic_war.state import World, sid
-from adjudicator.rulesets.galactic_war.vocabulary import RETREAT_HINT, means_all
+from adjudicator.rulesets.galactic_war.vocabulary import RETREAT_HINT, means_all, why_not
 
 UNIT_TYPES = {"CRUISER", "TRANSPORT", "DREADNOUGHT", "FIGHTER", "GF", "PDS", "DESTROYER", "WAR_SUN"}
 
@@ -28,7 +28,7 @@ def enter(book: PlanBook, world: World, values: Mapping[str, Any]) -> list[tuple
     """Put a plan row into ``book`` (a later row for the same scope wins); what was malformed, by column."""
     plan, bad = read_plan(dict(values))
     scope = sid(values.get("scope"))
-    faults: list[tuple[str, Msg]] = [(column, msg("{value} is not a retreat condition", value=text))
+    faults: list[tuple[str, Msg]] = [(column, msg("{value} is not a retreat condition", value=why_not(text)))
                                      for column, text in bad]
     for entry in plan.space + plan.ground:
         if entry not in world.units and entry not in UNIT_TYPES:
