@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -178,6 +179,80 @@ class _Styles:
                                             bool(alignment and alignment.vertical),
                                             inset(alignment.indent if alignment else 0))
         return found
+
+
+#: On a sheet of tables one below the other (a report), a column of one table whose content needs more than this
+#: ("0" widths) is a long column. The sheet's column widths are set by the other, short, columns of every table,
+#: position by position, so a number or a code is never drawn in a column made wide for another table's text;
+#: a long column spans (its cells merged) as many of those columns as its text needs, the columns of its table
+#: after it following the span (:func:`stack_columns`). So no column is wider than LONG_COLUMN for a table whose
+#: content there is narrower, and a table's texts keep the width they need.
+LONG_COLUMN = 16.0
+#: A long column's span is made at least this share of what its text needs (the text wraps a little more
+#: rather than its span taking one more column).
+SPAN_FILL = 0.9
+
+
+@dataclass(frozen=True)
+class StackedColumns:
+    """The columns of a sheet of stacked tables: the sheet's widths by column number, and for each table the
+    first and last sheet column of each of its columns (the same for a column that spans nothing)."""
+
+    widths: dict[int, float]
+    spans: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def column_need(header: str, texts: Iterable[str], numbers: bool) -> float:
+    """The width one column of a stacked table needs for itself: its widest text (numbers indented, as
+    :func:`number_alignment` sets them), its header's longest word (headers wrap), never less than the default
+    width nor more than :data:`WIDEST_COLUMN` (a longer text wraps)."""
+    padding = CELL_PADDING + 0.5 + (inset(NUMBER_INDENT) if numbers else 0.0)
+    widest = max((text_width(line) for text in texts for line in text.split("\n")), default=0.0)
+    header_word = max((text_width(word, bold=True) for word in header.split()), default=0.0)
+    return round(min(max(widest + padding, header_word + padding, DEFAULT_WIDTH), WIDEST_COLUMN), 1)
+
+
+def stack_columns(needs: Sequence[Sequence[float]], long: float = LONG_COLUMN) -> StackedColumns:
+    """The sheet columns of tables stacked one below the other, from what each table's columns need
+    (:func:`column_need`): each sheet column as wide as the widest short column placed there; a long column
+    spanning from its place over as many sheet columns as make :data:`SPAN_FILL` of its need (a sheet column
+    no short column sets is given what the span still lacks). Placing a span moves its table's next columns to
+    the right, so the places are settled again until they no longer change. One table keeps its own columns."""
+    if len(needs) < 2:
+        return StackedColumns({col: need for table in needs for col, need in enumerate(table, start=1)},
+                              tuple(tuple((col, col) for col in range(1, len(table) + 1)) for table in needs))
+    starts = [list(range(1, len(table) + 1)) for table in needs]
+    widths: dict[int, float] = {}
+    spans: list[tuple[tuple[int, int], ...]] = []
+    for _ in range(12):
+        widths = {}
+        for table, places in zip(needs, starts, strict=True):
+            for need, col in zip(table, places, strict=True):
+                if need <= long:
+                    widths[col] = max(widths.get(col, 0.0), need)
+        spans = []
+        for table in needs:
+            col, placed = 1, []
+            for need in table:
+                if need <= long:
+                    widths[col] = max(widths.get(col, 0.0), need)
+                    placed.append((col, col))
+                    col += 1
+                    continue
+                last, total = col, 0.0
+                while total < need * SPAN_FILL:
+                    if last not in widths:
+                        widths[last] = round(max(need - total, DEFAULT_WIDTH), 1)
+                    total += widths[last]
+                    last += 1
+                placed.append((col, last - 1))
+                col = last
+            spans.append(tuple(placed))
+        settled = [[first for first, _ in table] for table in spans]
+        if settled == starts:
+            break
+        starts = settled
+    return StackedColumns(dict(sorted(widths.items())), tuple(spans))
 
 
 def shared_column_caps(table_columns: Iterable[int]) -> dict[int, float]:
@@ -341,7 +416,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             for cell in row_cells[row]:  # a tall row: every cell starts at its top, beside the wrapped text
                 if not styles.alignment(cell)[1]:
                     styles.realign(cell, _aligned_top)
-    print_setup(ws, last_row, _last_printed_column(ws, shown, last_col, styles), header_rows)
+    spans_to = max([last_col] + [merged.max_col for merged in ws.merged_cells.ranges  # a text's merged span
+                                 if _shown(ws._cells.get((merged.min_row, merged.min_col)))])  # noqa: SLF001
+    print_setup(ws, last_row, max(_last_printed_column(ws, shown, last_col, styles), spans_to), header_rows)
 
 
 def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:
