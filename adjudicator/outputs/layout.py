@@ -323,6 +323,16 @@ def number_alignment(alignment: Alignment | None) -> Alignment:
                      indent=NUMBER_INDENT, text_rotation=alignment.text_rotation)
 
 
+def spanned_alignment(alignment: Alignment | None) -> Alignment:
+    """A number's alignment in a long column's merged span (layout.stack_columns): left, as the column's texts
+    and its header are; right-aligned it would stand a span's width from its header, against the next column's
+    text (LibreOffice draws no indent in a merged cell)."""
+    if alignment is None:
+        return Alignment(horizontal="left")
+    return Alignment(horizontal="left", vertical=alignment.vertical, wrap_text=alignment.wrap_text,
+                     text_rotation=alignment.text_rotation)
+
+
 def align_number_columns(ws: Worksheet, header: int, first: int, last: int, columns: int) -> None:
     """Give the numbers of rows ``first`` to ``last`` (inclusive) of the first ``columns`` columns, and the
     header of row ``header`` of each column holding only numbers there, :func:`number_alignment`. Only those

@@ -109,6 +109,10 @@ class Style:
         return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap, self.indent)
 
     @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
+    def spanned(self) -> Style:  # layout.py's spanned_alignment
+        return Style(self.bold, self.size, self.colour, self.fill, "left", self.vertical, self.wrap, 0)
+
+    @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
     def number(self) -> Style:  # layout.py's number_alignment
         return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap, NUMBER_INDENT)
 
@@ -238,9 +242,10 @@ class Cells:
             row += 1
         written = ((r, c, entry[0], entry[1]) for r in range(start - 1, row) for c in range(1, columns + 1)
                    if (entry := self.cells.get((r, c))) is not None)
+        anchors = {first for first, last in spans if last > first}
         for at in number_cells(written, start - 1, start, row - 1):
             entry = self.cells[at]
-            entry[2] = (entry[2] or PLAIN).number()
+            entry[2] = (entry[2] or PLAIN).spanned() if at[1] in anchors else (entry[2] or PLAIN).number()
         return row
 
 
