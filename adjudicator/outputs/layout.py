@@ -12,6 +12,10 @@ used by both writers: here for openpyxl sheets, in streamed.py for the tabs Xlsx
 spreadsheet draws right-aligned text against the cell's edge, touching the next column's left-aligned text
 ("50BETA"); the indent's width is counted in the column's (:func:`inset`).
 
+Tables stacked one below the other on one sheet (a report) share its columns by a plan made for all of them
+(:func:`stack_columns`): short columns set the sheet's widths, a long text spans merged columns, so no number
+or code of one table sits in a column made wide for another's text.
+
 Every visible sheet also gets a print setup: the print area is the cells that hold something (not the
 input rows a template prepares), all columns on one page width, the header row repeated on each page,
 landscape when the columns are wider than a portrait page.
@@ -50,11 +54,8 @@ DEFAULT_ROW = 15.0
 #: A cell's own padding, in "0" widths.
 CELL_PADDING = 1.0
 DEFAULT_WIDTH = 8.43
-#: On a sheet of tables one below the other, the widest a column that several tables share is made for the
-#: text of one of them (the text wraps; a single word still widens it): a short column of one table ("Hex")
-#: is not made as wide as a long description of another. A column one table alone uses keeps WIDEST_COLUMN.
-SHARED_COLUMN = 40.0
-#: The attribute of a sheet giving the widest some of its columns may be made, by column number.
+#: The attribute of a sheet giving the widest some of its columns may be made, by column number (a sheet of
+#: stacked tables: the widths :func:`stack_columns` planned).
 COLUMN_CAPS = "_adjudicator_column_caps"
 #: Indent steps between a number (and its column's header) and its cell's right edge.
 NUMBER_INDENT = 1
@@ -253,16 +254,6 @@ def stack_columns(needs: Sequence[Sequence[float]], long: float = LONG_COLUMN) -
             break
         starts = settled
     return StackedColumns(dict(sorted(widths.items())), tuple(spans))
-
-
-def shared_column_caps(table_columns: Iterable[int]) -> dict[int, float]:
-    """The widest each column used by two or more of a sheet's stacked tables (given by their numbers of
-    columns) may be made: :data:`SHARED_COLUMN`."""
-    used: dict[int, int] = {}
-    for count in table_columns:
-        for col in range(1, count + 1):
-            used[col] = used.get(col, 0) + 1
-    return {col: SHARED_COLUMN for col, tables in used.items() if tables > 1}
 
 
 def column_width(current: float | None, content: float, longest_word: float, cap: float = WIDEST_COLUMN) -> float:
