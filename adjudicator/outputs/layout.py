@@ -203,6 +203,13 @@ class StackedColumns:
     spans: tuple[tuple[tuple[int, int], ...], ...]
 
 
+def long_column(texts: Iterable[str], numbers: bool) -> bool:
+    """Whether a column of a stacked table is long (:data:`LONG_COLUMN`) for its texts, never for its header's
+    word; a column of numbers never is."""
+    widest = max((text_width(line) for text in texts for line in text.split("\n")), default=0.0)
+    return not numbers and widest + CELL_PADDING + 0.5 > LONG_COLUMN
+
+
 def column_need(header: str, texts: Iterable[str], numbers: bool) -> float:
     """The width one column of a stacked table needs for itself: its widest text (numbers indented, as
     :func:`number_alignment` sets them), its header's longest word (headers wrap), never less than the default
@@ -213,12 +220,15 @@ def column_need(header: str, texts: Iterable[str], numbers: bool) -> float:
     return round(min(max(widest + padding, header_word + padding, DEFAULT_WIDTH), WIDEST_COLUMN), 1)
 
 
-def stack_columns(needs: Sequence[Sequence[float]], long: float = LONG_COLUMN) -> StackedColumns:
+def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool]] | None = None) -> StackedColumns:
     """The sheet columns of tables stacked one below the other, from what each table's columns need
     (:func:`column_need`): each sheet column as wide as the widest short column placed there; a long column
     spanning from its place over as many sheet columns as make :data:`SPAN_FILL` of its need (a sheet column
     no short column sets is given what the span still lacks). Placing a span moves its table's next columns to
-    the right, so the places are settled again until they no longer change. One table keeps its own columns."""
+    the right, so the places are settled again until they no longer change. One table keeps its own columns.
+    ``long`` says which columns are long (by default: those needing more than :data:`LONG_COLUMN`); a column
+    long only for its header's word (a number's "Maintenance") is not: it sets its sheet column's width."""
+    long = long if long is not None else [[need > LONG_COLUMN for need in table] for table in needs]
     if len(needs) < 2:
         return StackedColumns({col: need for table in needs for col, need in enumerate(table, start=1)},
                               tuple(tuple((col, col) for col in range(1, len(table) + 1)) for table in needs))
@@ -227,15 +237,15 @@ def stack_columns(needs: Sequence[Sequence[float]], long: float = LONG_COLUMN) -
     spans: list[tuple[tuple[int, int], ...]] = []
     for _ in range(12):
         widths = {}
-        for table, places in zip(needs, starts, strict=True):
-            for need, col in zip(table, places, strict=True):
-                if need <= long:
+        for table, places, longs in zip(needs, starts, long, strict=True):
+            for need, col, is_long in zip(table, places, longs, strict=True):
+                if not is_long:
                     widths[col] = max(widths.get(col, 0.0), need)
         spans = []
-        for table in needs:
+        for table, longs in zip(needs, long, strict=True):
             col, placed = 1, []
-            for need in table:
-                if need <= long:
+            for need, is_long in zip(table, longs, strict=True):
+                if not is_long:
                     widths[col] = max(widths.get(col, 0.0), need)
                     placed.append((col, col))
                     col += 1

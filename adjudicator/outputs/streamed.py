@@ -34,6 +34,7 @@ from adjudicator.outputs.layout import (
     column_need,
     column_width,
     inset,
+    long_column,
     number_cells,
     row_points,
     stack_columns,
@@ -295,17 +296,19 @@ def report_cells(tab: Tab) -> Cells:
 def stacked_columns(tables: Sequence[Any], lang: str) -> StackedColumns:
     """The columns of a sheet of stacked report tables (layout.py's stack_columns), from what each column of
     each table needs as the reader sees it (rendered in ``lang``)."""
-    needs = []
+    needs, longs = [], []
     for table in tables:
         shown = [[cell_value(value, lang) for value in row] for row in table.rows]
-        table_needs = []
+        table_needs, table_longs = [], []
         for index, header in enumerate(table.headers):
             column = [cell[index] for cell in shown if index < len(cell) and cell[index] not in (None, ("", "s"))]
             texts = [text for value, _ in column if (text := _shown(value))]
             numbers = bool(column) and all(kind == "n" for _, kind in column)
             table_needs.append(column_need(str(render(header, lang) or ""), texts, numbers))
+            table_longs.append(long_column(texts, numbers))
         needs.append(table_needs)
-    return stack_columns(needs)
+        longs.append(table_longs)
+    return stack_columns(needs, longs)
 
 
 # ------------------------------------------------------------------------------------------- layout

@@ -37,6 +37,8 @@ def test_short_columns_set_the_widths_and_a_long_one_spans_them() -> None:
     assert plan.spans[1][2] == (last + 1, last + 1)  # the column after the text follows its span
     assert plan.spans[0] == ((1, 1), (2, 2), (3, 3), (4, 4))
     assert max(plan.widths.values()) <= 40.0
+    header_only = stack_columns([[9.0, 19.0], [9.0, 8.4]], [[False, False], [False, False]])
+    assert header_only.spans[0] == ((1, 1), (2, 2)) and header_only.widths[2] == 19.0  # a long header word
     alone = stack_columns([[9.0, 40.0]])  # one table keeps its own columns
     assert alone.spans == (((1, 1), (2, 2)),) and alone.widths == {1: 9.0, 2: 40.0}
 
