@@ -79,6 +79,7 @@ SLOW_TESTS = (
     "tests/conformance/test_templates_every_ruleset.py::test_filled_only_through_dropdowns_and_number_cells_no_type_error[inn",
     "tests/core/test_deadlines.py::test_policies_at_the_deadline",
     "tests/core/test_rendering.py::",  # every ruleset's workbooks through LibreOffice; make test renders one's
+    "tests/core/test_stacked_tables.py::test_no_table_of_any_rulesets_report",  # make test prints star_sectors'
 )
 
 

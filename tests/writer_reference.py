@@ -99,7 +99,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             for cell in row:  # a tall row: every cell starts at its top, beside the wrapped text
                 if cell.value is not None and not (cell.alignment and cell.alignment.vertical):
                     cell.alignment = _aligned_top(cell.alignment)
-    print_setup(ws, last_row, _last_printed_column(ws, last_row, last_col), header_rows)
+    spans_to = max([last_col] + [merged.max_col for merged in ws.merged_cells.ranges  # a text's merged span
+                                 if _shown(ws.cell(merged.min_row, merged.min_col))])
+    print_setup(ws, last_row, max(_last_printed_column(ws, last_row, last_col), spans_to), header_rows)
 
 
 def _last_printed_column(ws: Worksheet, last_row: int, last_col: int) -> int:

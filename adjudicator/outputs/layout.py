@@ -12,6 +12,10 @@ used by both writers: here for openpyxl sheets, in streamed.py for the tabs Xlsx
 spreadsheet draws right-aligned text against the cell's edge, touching the next column's left-aligned text
 ("50BETA"); the indent's width is counted in the column's (:func:`inset`).
 
+Tables stacked one below the other on one sheet (a report) share its columns by a plan made for all of them
+(:func:`stack_columns`): short columns set the sheet's widths, a long text spans merged columns, so no number
+or code of one table sits in a column made wide for another's text.
+
 Every visible sheet also gets a print setup: the print area is the cells that hold something (not the
 input rows a template prepares), all columns on one page width, the header row repeated on each page,
 landscape when the columns are wider than a portrait page.
@@ -21,7 +25,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -49,11 +54,8 @@ DEFAULT_ROW = 15.0
 #: A cell's own padding, in "0" widths.
 CELL_PADDING = 1.0
 DEFAULT_WIDTH = 8.43
-#: On a sheet of tables one below the other, the widest a column that several tables share is made for the
-#: text of one of them (the text wraps; a single word still widens it): a short column of one table ("Hex")
-#: is not made as wide as a long description of another. A column one table alone uses keeps WIDEST_COLUMN.
-SHARED_COLUMN = 40.0
-#: The attribute of a sheet giving the widest some of its columns may be made, by column number.
+#: The attribute of a sheet giving the widest some of its columns may be made, by column number (a sheet of
+#: stacked tables: the widths :func:`stack_columns` planned).
 COLUMN_CAPS = "_adjudicator_column_caps"
 #: Indent steps between a number (and its column's header) and its cell's right edge.
 NUMBER_INDENT = 1
@@ -180,14 +182,88 @@ class _Styles:
         return found
 
 
-def shared_column_caps(table_columns: Iterable[int]) -> dict[int, float]:
-    """The widest each column used by two or more of a sheet's stacked tables (given by their numbers of
-    columns) may be made: :data:`SHARED_COLUMN`."""
-    used: dict[int, int] = {}
-    for count in table_columns:
-        for col in range(1, count + 1):
-            used[col] = used.get(col, 0) + 1
-    return {col: SHARED_COLUMN for col, tables in used.items() if tables > 1}
+#: On a sheet of tables one below the other (a report), a column of one table whose content needs more than this
+#: ("0" widths) is a long column. The sheet's column widths are set by the other, short, columns of every table,
+#: position by position, so a number or a code is never drawn in a column made wide for another table's text;
+#: a long column spans (its cells merged) as many of those columns as its text needs, the columns of its table
+#: after it following the span (:func:`stack_columns`). So no column is wider than LONG_COLUMN for a table whose
+#: content there is narrower, and a table's texts keep the width they need.
+LONG_COLUMN = 16.0
+#: A long column's span is made at least this share of what its text needs (the text wraps a little more
+#: rather than its span taking one more column).
+SPAN_FILL = 0.9
+
+
+@dataclass(frozen=True)
+class StackedColumns:
+    """The columns of a sheet of stacked tables: the sheet's widths by column number, and for each table the
+    first and last sheet column of each of its columns (the same for a column that spans nothing)."""
+
+    widths: dict[int, float]
+    spans: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def long_column(texts: Iterable[str], numbers: bool) -> bool:
+    """Whether a column of a stacked table is long (:data:`LONG_COLUMN`) for its texts, never for its header's
+    word; a column of numbers never is."""
+    widest = max((text_width(line) for text in texts for line in text.split("\n")), default=0.0)
+    return not numbers and widest + CELL_PADDING + 0.5 > LONG_COLUMN
+
+
+def column_need(header: str, texts: Iterable[str], numbers: bool) -> float:
+    """The width one column of a stacked table needs for itself: its widest text (numbers indented, as
+    :func:`number_alignment` sets them), its header's longest word (headers wrap), never less than the default
+    width nor more than :data:`WIDEST_COLUMN` (a longer text wraps)."""
+    padding = CELL_PADDING + 0.5 + (inset(NUMBER_INDENT) if numbers else 0.0)
+    widest = max((text_width(line) for text in texts for line in text.split("\n")), default=0.0)
+    header_word = max((text_width(word, bold=True) for word in header.split()), default=0.0)
+    return round(min(max(widest + padding, header_word + padding, DEFAULT_WIDTH), WIDEST_COLUMN), 1)
+
+
+def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool]] | None = None) -> StackedColumns:
+    """The sheet columns of tables stacked one below the other, from what each table's columns need
+    (:func:`column_need`): each sheet column as wide as the widest short column placed there; a long column
+    spanning from its place over as many sheet columns as make :data:`SPAN_FILL` of its need (a sheet column
+    no short column sets is given what the span still lacks). Placing a span moves its table's next columns to
+    the right, so the places are settled again until they no longer change. One table keeps its own columns.
+    ``long`` says which columns are long (by default: those needing more than :data:`LONG_COLUMN`); a column
+    long only for its header's word (a number's "Maintenance") is not: it sets its sheet column's width."""
+    long = long if long is not None else [[need > LONG_COLUMN for need in table] for table in needs]
+    if len(needs) < 2:
+        return StackedColumns({col: need for table in needs for col, need in enumerate(table, start=1)},
+                              tuple(tuple((col, col) for col in range(1, len(table) + 1)) for table in needs))
+    starts = [list(range(1, len(table) + 1)) for table in needs]
+    widths: dict[int, float] = {}
+    spans: list[tuple[tuple[int, int], ...]] = []
+    for _ in range(12):
+        widths = {}
+        for table, places, longs in zip(needs, starts, long, strict=True):
+            for need, col, is_long in zip(table, places, longs, strict=True):
+                if not is_long:
+                    widths[col] = max(widths.get(col, 0.0), need)
+        spans = []
+        for table, longs in zip(needs, long, strict=True):
+            col, placed = 1, []
+            for need, is_long in zip(table, longs, strict=True):
+                if not is_long:
+                    widths[col] = max(widths.get(col, 0.0), need)
+                    placed.append((col, col))
+                    col += 1
+                    continue
+                last, total = col, 0.0
+                while total < need * SPAN_FILL:
+                    if last not in widths:
+                        widths[last] = round(max(need - total, DEFAULT_WIDTH), 1)
+                    total += widths[last]
+                    last += 1
+                placed.append((col, last - 1))
+                col = last
+            spans.append(tuple(placed))
+        settled = [[first for first, _ in table] for table in spans]
+        if settled == starts:
+            break
+        starts = settled
+    return StackedColumns(dict(sorted(widths.items())), tuple(spans))
 
 
 def column_width(current: float | None, content: float, longest_word: float, cap: float = WIDEST_COLUMN) -> float:
@@ -246,6 +322,16 @@ def number_alignment(alignment: Alignment | None) -> Alignment:
         return Alignment(horizontal="right", indent=NUMBER_INDENT)
     return Alignment(horizontal="right", vertical=alignment.vertical, wrap_text=alignment.wrap_text,
                      indent=NUMBER_INDENT, text_rotation=alignment.text_rotation)
+
+
+def spanned_alignment(alignment: Alignment | None) -> Alignment:
+    """A number's alignment in a long column's merged span (layout.stack_columns): left, as the column's texts
+    and its header are; right-aligned it would stand a span's width from its header, against the next column's
+    text (LibreOffice draws no indent in a merged cell)."""
+    if alignment is None:
+        return Alignment(horizontal="left")
+    return Alignment(horizontal="left", vertical=alignment.vertical, wrap_text=alignment.wrap_text,
+                     text_rotation=alignment.text_rotation)
 
 
 def align_number_columns(ws: Worksheet, header: int, first: int, last: int, columns: int) -> None:
@@ -341,7 +427,9 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
             for cell in row_cells[row]:  # a tall row: every cell starts at its top, beside the wrapped text
                 if not styles.alignment(cell)[1]:
                     styles.realign(cell, _aligned_top)
-    print_setup(ws, last_row, _last_printed_column(ws, shown, last_col, styles), header_rows)
+    spans_to = max([last_col] + [merged.max_col for merged in ws.merged_cells.ranges  # a text's merged span
+                                 if _shown(ws._cells.get((merged.min_row, merged.min_col)))])  # noqa: SLF001
+    print_setup(ws, last_row, max(_last_printed_column(ws, shown, last_col, styles), spans_to), header_rows)
 
 
 def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:

@@ -91,6 +91,9 @@ def tables_fitting(ws: Worksheet, columns: float = PICTURE_COLUMNS, points: floa
     for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
         if cell.value is not None:
             used[row] = max(used.get(row, 0), col)
+    for merged in ws.merged_cells.ranges:  # a long text's span (layout.stack_columns) is shown whole
+        if merged.min_row in used:
+            used[merged.min_row] = max(used[merged.min_row], merged.max_col)
     if not used:
         return None
     blocks: list[tuple[int, int, int]] = []  # (first row, last row, last column)

@@ -30,11 +30,14 @@ from adjudicator.outputs.layout import (
     ONE_LINE,
     PORTRAIT_WIDTH,
     WIDEST_COLUMN,
+    StackedColumns,
+    column_need,
     column_width,
     inset,
+    long_column,
     number_cells,
     row_points,
-    shared_column_caps,
+    stack_columns,
     text_width,
     wrapped_lines,
 )
@@ -107,6 +110,10 @@ class Style:
         return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap, self.indent)
 
     @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
+    def spanned(self) -> Style:  # layout.py's spanned_alignment
+        return Style(self.bold, self.size, self.colour, self.fill, "left", self.vertical, self.wrap, 0)
+
+    @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
     def number(self) -> Style:  # layout.py's number_alignment
         return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap, NUMBER_INDENT)
 
@@ -173,6 +180,7 @@ class Cells:
         self.cells: dict[tuple[int, int], list[Any]] = {}  # [value or None, kind, style]
         self.widths: dict[int, float] = {}
         self.caps: dict[int, float] = {}  # layout.py's COLUMN_CAPS
+        self.merges: list[tuple[int, int, int, int]] = []  # (first row, first column, last row, last column)
         self.freeze: str | None = None
         self.autofilter: str | None = None
 
@@ -212,19 +220,33 @@ class Cells:
             width = widths[col - 1] if col - 1 < len(widths) else max(12, min(40, len(str(render(header, lang))) + 4))
             self.widths[col] = max(self.column_width(col) or 0, width)
 
-    def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str) -> int:
+    def spanned_header_row(self, row: int, headers: Sequence[Any], lang: str,
+                           spans: Sequence[tuple[int, int]]) -> None:
+        """writing.py's spanned_header_row: each header at its span's first column, a span's cells merged."""
+        for header, (first, last) in zip(headers, spans, strict=False):
+            self.put(row, first, header, lang, HEADER)
+            self.style(row, first, HEADER)
+            if last > first:
+                self.merges.append((row, first, row, last))
+
+    def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str,
+                   spans: Sequence[tuple[int, int]] = ()) -> int:
         """writing.py's write_rows: the rows, then the numbers aligned (layout.py's align_number_columns)."""
         row, columns = start, 0
         for values in rows:
-            for col, value in enumerate(values, start=1):
-                self.put(row, col, value, lang)
-            columns = max(columns, len(values))
+            for index, value in enumerate(values):
+                first, last = spans[index] if index < len(spans) else (index + 1, index + 1)
+                self.put(row, first, value, lang)
+                if last > first:
+                    self.merges.append((row, first, row, last))
+                columns = max(columns, last)
             row += 1
         written = ((r, c, entry[0], entry[1]) for r in range(start - 1, row) for c in range(1, columns + 1)
                    if (entry := self.cells.get((r, c))) is not None)
+        anchors = {first for first, last in spans if last > first}
         for at in number_cells(written, start - 1, start, row - 1):
             entry = self.cells[at]
-            entry[2] = (entry[2] or PLAIN).number()
+            entry[2] = (entry[2] or PLAIN).spanned() if at[1] in anchors else (entry[2] or PLAIN).number()
         return row
 
 
@@ -251,17 +273,42 @@ def report_cells(tab: Tab) -> Cells:
 
     cells = Cells()
     row = 1
-    for table in tab.tables:
+    stacked = len(tab.tables) > 1  # one table keeps the widths of a table tab
+    plan = stacked_columns(tab.tables, tab.lang)
+    for table, spans in zip(tab.tables, plan.spans, strict=True):
         cells.put(row, 1, table.title, tab.lang, TITLE)
         cells.style(row, 1, TITLE)
-        cells.header_row(row + 1, table.headers, tab.lang)
-        row = cells.write_rows(row + 2, table.rows, tab.lang)
+        if stacked:
+            cells.spanned_header_row(row + 1, table.headers, tab.lang, spans)
+        else:
+            cells.header_row(row + 1, table.headers, tab.lang)
+        row = cells.write_rows(row + 2, table.rows, tab.lang, spans)
         if not table.rows:
             cells.put(row, 1, msg("(none)"), tab.lang)
             row += 1
         row += 1
-    cells.caps = shared_column_caps(len(table.headers) for table in tab.tables)
+    if stacked:
+        cells.widths = dict(plan.widths)
+        cells.caps = dict(plan.widths)
     return cells
+
+
+def stacked_columns(tables: Sequence[Any], lang: str) -> StackedColumns:
+    """The columns of a sheet of stacked report tables (layout.py's stack_columns), from what each column of
+    each table needs as the reader sees it (rendered in ``lang``)."""
+    needs, longs = [], []
+    for table in tables:
+        shown = [[cell_value(value, lang) for value in row] for row in table.rows]
+        table_needs, table_longs = [], []
+        for index, header in enumerate(table.headers):
+            column = [cell[index] for cell in shown if index < len(cell) and cell[index] not in (None, ("", "s"))]
+            texts = [text for value, _ in column if (text := _shown(value))]
+            numbers = bool(column) and all(kind == "n" for _, kind in column)
+            table_needs.append(column_need(str(render(header, lang) or ""), texts, numbers))
+            table_longs.append(long_column(texts, numbers))
+        needs.append(table_needs)
+        longs.append(table_longs)
+    return stack_columns(needs, longs)
 
 
 # ------------------------------------------------------------------------------------------- layout
@@ -286,6 +333,7 @@ class Laid:
     title_rows: bool
     freeze: str | None
     autofilter: str | None
+    merges: tuple[tuple[int, int, int, int], ...] = ()
 
 
 @lru_cache(maxsize=65536)
@@ -300,8 +348,9 @@ _lines = lru_cache(maxsize=65536)(wrapped_lines)
 
 
 def lay_out(cells: Cells) -> Laid:
-    """layout.py's lay_out_sheet over the cells (no merged cells in these tabs)."""
+    """layout.py's lay_out_sheet over the cells (merged only along one row: a report's spanning columns)."""
     ordered = sorted(cells.cells.items())
+    merged = {(row, col) for row, first, _, last in cells.merges for col in range(first, last + 1)}
     last_row = last_col = 0
     valued: list[tuple[int, int, list[Any], str]] = []  # the cells holding a value, in row order
     for (row, col), entry in ordered:
@@ -320,9 +369,9 @@ def lay_out(cells: Cells) -> Laid:
     shown = [item for item in valued if item[0] <= last_row and item[1] <= last_col]
     content: dict[int, float] = {}
     words: dict[int, float] = {}
-    for _row, col, entry, text in shown:
+    for row, col, entry, text in shown:
         style = entry[2] or PLAIN
-        if not text or style.title:
+        if not text or style.title or (row, col) in merged:
             continue
         widest_line, longest_word, _ = _measure(text, style.bold, style.size)
         padding = CELL_PADDING + 0.5 + inset(style.indent)
@@ -344,12 +393,14 @@ def lay_out(cells: Cells) -> Laid:
 
     points_of: dict[int, float] = {}
     by_row: dict[int, list[list[Any]]] = {}
+    spanned = {(row, first): sum(widths.get(c) or DEFAULT_WIDTH for c in range(first, last + 1))
+               for row, first, _, last in cells.merges}
     for row, col, entry, text in shown:
         by_row.setdefault(row, []).append(entry)
         if not text:
             continue
         style = entry[2] or PLAIN
-        width = (widths.get(col) or DEFAULT_WIDTH) - inset(style.indent)
+        width = (spanned.get((row, col)) or widths.get(col) or DEFAULT_WIDTH) - inset(style.indent)
         wrap = style.wrap
         if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
                                              > width - CELL_PADDING):
@@ -365,7 +416,8 @@ def lay_out(cells: Cells) -> Laid:
             for entry in by_row[row]:
                 if not (entry[2] and entry[2].vertical):
                     entry[2] = changed(entry[2] or PLAIN, "top")
-    printed = last_col
+    printed = max([last_col] + [last for row, first, _, last in cells.merges if _shown(
+        (cells.cells.get((row, first)) or [None])[0])])
     for _row, col, entry, text in shown:
         style = entry[2] or PLAIN
         if not text or not style.title:
@@ -379,7 +431,8 @@ def lay_out(cells: Cells) -> Laid:
     total = sum(widths.get(c) or DEFAULT_WIDTH for c in range(1, printed + 1))
     title_rows = bool(cells.freeze and cells.freeze.endswith("2") and last_row > 1)
     return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], widths, heights,
-                (last_row, printed), total > PORTRAIT_WIDTH, True, title_rows, cells.freeze, cells.autofilter)
+                (last_row, printed), total > PORTRAIT_WIDTH, True, title_rows, cells.freeze, cells.autofilter,
+                tuple(cells.merges))
 
 
 # ------------------------------------------------------------------------------------------- writing
@@ -425,6 +478,18 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
             sheet.write_boolean(r, c, value, f)
         else:
             write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+    for first_row, first_col, last_row, last_col in laid.merges:  # XlsxWriter writes the first cell itself
+        sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
+    anchors = {(m[0], m[1]) for m in laid.merges}
+    for row, col, value, kind, style in laid.cells:
+        if (row, col) in anchors:
+            r, c, f = row - 1, col - 1, fmt(style)
+            if value is None:
+                write_blank(r, c, None, f)
+            elif kind == "s":
+                write_string(r, c, value, f)
+            else:
+                write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
     if laid.freeze:
         sheet.freeze_panes(int(laid.freeze[1:]) - 1, 0)
     if laid.autofilter:

@@ -159,18 +159,43 @@ def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, width
         ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, width)
 
 
-def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: str) -> int:
+def spanned_header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str,
+                       spans: Sequence[tuple[int, int]]) -> None:
+    """A stacked table's header row: each header at the first sheet column of its span (layout.py's
+    stack_columns), the cells of a span merged; the sheet's widths are the plan's."""
+    for header, (first, last) in zip(headers, spans, strict=False):
+        put(ws, row, first, header, lang)
+        cell = ws.cell(row=row, column=first)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        if last > first:
+            ws.merge_cells(start_row=row, start_column=first, end_row=row, end_column=last)
+
+
+def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: str,
+               spans: Sequence[tuple[int, int]] = ()) -> int:
     """Rows from ``start``, under the header row ``start - 1``; returns the next free row. The numbers of a
-    column holding only numbers, and its header, are aligned by layout.py's number_alignment."""
-    from adjudicator.outputs.layout import align_number_columns
+    column holding only numbers, and its header, are aligned by layout.py's number_alignment. With ``spans``
+    (a stacked table's: layout.py's stack_columns), each value is written at its span's first column and the
+    span's cells merged."""
+    from adjudicator.outputs.layout import align_number_columns, spanned_alignment
 
     row, columns = start, 0
     for values in rows:
-        for col, value in enumerate(values, start=1):
-            put(ws, row, col, value, lang)
-        columns = max(columns, len(values))
+        for index, value in enumerate(values):
+            first, last = spans[index] if index < len(spans) else (index + 1, index + 1)
+            put(ws, row, first, value, lang)
+            if last > first:
+                ws.merge_cells(start_row=row, start_column=first, end_row=row, end_column=last)
+            columns = max(columns, last)
         row += 1
     align_number_columns(ws, start - 1, start, row - 1, columns)
+    for first, last in spans:  # a number in a text's span stands left, as the text does
+        for at in range(start - 1, row) if last > first else ():
+            cell = ws._cells.get((at, first))  # noqa: SLF001 - the written cells, none created
+            if cell is not None and cell.has_style and cell.alignment.horizontal == "right":
+                cell.alignment = spanned_alignment(cell.alignment)
     return row
 
 
@@ -219,20 +244,31 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
 
 
 def fill_report_sheet(ws: Worksheet, tables: Sequence[ReportTable], lang: str) -> None:
+    """Titled tables one below the other. Several share the sheet's columns as layout.py's stack_columns plans
+    them: a column of short texts and numbers is as wide as they are, a long text spans several columns."""
+    from adjudicator.outputs.layout import COLUMN_CAPS
+    from adjudicator.outputs.streamed import stacked_columns
+
     fit_to_page_width(ws)
+    stacked = len(tables) > 1  # one table keeps the widths of a table tab
+    plan = stacked_columns(tables, lang)
     row = 1
-    for table in tables:
+    for table, spans in zip(tables, plan.spans, strict=True):
         put(ws, row, 1, table.title, lang)
         ws.cell(row=row, column=1).font = TITLE_FONT
-        header_row(ws, row + 1, table.headers, lang)
-        row = write_rows(ws, row + 2, table.rows, lang)
+        if stacked:
+            spanned_header_row(ws, row + 1, table.headers, lang, spans)
+        else:
+            header_row(ws, row + 1, table.headers, lang)
+        row = write_rows(ws, row + 2, table.rows, lang, spans)
         if not table.rows:
             put(ws, row, 1, msg("(none)"), lang)
             row += 1
         row += 1
-    from adjudicator.outputs.layout import COLUMN_CAPS, shared_column_caps
-
-    setattr(ws, COLUMN_CAPS, shared_column_caps(len(table.headers) for table in tables))
+    if stacked:
+        for col, width in plan.widths.items():
+            ws.column_dimensions[get_column_letter(col)].width = width
+        setattr(ws, COLUMN_CAPS, dict(plan.widths))
 
 
 #: The attribute of a sheet naming the rows whose height :func:`fit_row_heights` estimated: the layout fits

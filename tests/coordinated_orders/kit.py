@@ -127,12 +127,12 @@ def report(path: Path, title: str, lang: str = "en") -> list[dict[str, Any]]:
         grid = book.get_sheet_by_name(name).to_python()
         for i, row in enumerate(grid):
             if row and row[0] == wanted and (len(row) < 2 or row[1] == ""):
-                headers = [h for h in grid[i + 1] if h != ""]
+                headers = {col: h for col, h in enumerate(grid[i + 1]) if h != ""}  # a long text spans columns
                 out = []
                 for values in grid[i + 2:]:
                     if all(v == "" for v in values):
                         break
-                    out.append({h: _plain(v) for h, v in zip(headers, values, strict=False)})
+                    out.append({h: _plain(values[col]) if col < len(values) else "" for col, h in headers.items()})
                 return out
     raise KeyError(title)
 
