@@ -49,9 +49,6 @@ TYPED_WORDS = {"galactic_war": {galactic_war_words.ALL, *galactic_war_words.TECH
                                 *(w for code, w in galactic_war_words.RETREAT_TOKENS["en"].items() if code != "OR")}}
 #: An identifier that begins with a kind in English (INVASION:0204:K-NS3:5), shown to the GM in their words.
 ENGLISH_ID = re.compile(r"(?<![\w-])(" + "|".join(inner_sphere_gm.ID_WORDS) + r")(?=:)")
-#: Known gap: campaign.xlsx's GM report ("T05 Report") lists the combats by their key until inner_sphere's
-#: reports.py (another helper's file) writes ``gm.shown_id(f.id)``; every other cell is scanned for ENGLISH_ID.
-ID_KEYS_SHOWN = ("Report",)
 #: The hidden sheet of the dropdowns' values: what a reader picks from a list.
 LISTS = "_lists"
 #: English words of ledger references and report fragments ("ALPHA:BUILD:row 3", "(MEDIUM)", "damaged").
@@ -190,7 +187,6 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
         if ws.sheet_state != "visible" and ws.title != LISTS:
             continue
         headers = {c.column: str(c.value) for c in ws[1] if c.value is not None}
-        keys_shown = path.name == "campaign.xlsx" and any(gettext_in(lang, t) in ws.title for t in ID_KEYS_SHOWN)
         skipped = {col for col, header in headers.items()
                    for sheet, key in NOT_SCANNED
                    if gettext_in(lang, sheet) in ws.title and header == gettext_in(lang, key.capitalize())}
@@ -206,7 +202,7 @@ def foreign_words(path: Path, lang: str, name: str) -> list[str]:
                 elif text in table_codes or any(part.strip() in table_codes for part in text.split(".")):
                     found.append(f"{ws.title}!{cell.coordinate}: rule tables' {text!r}")
                 elif hit := (code_pattern.search(IDENTIFIER.sub(" ", text)) or ENGLISH.search(text)
-                             or (not keys_shown and ENGLISH_ID.search(text))):
+                             or ENGLISH_ID.search(text)):
                     found.append(f"{ws.title}!{cell.coordinate}: {hit.group(1)!r} in {text!r}")
     return found
 

@@ -15,6 +15,7 @@ from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import N_, Joined, msg
 from adjudicator.rulesets.inner_sphere.data import bonuses
+from adjudicator.rulesets.inner_sphere.gm import shown_id
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
 from adjudicator.rulesets.inner_sphere.orders.common import (
     ACCOUNT,
@@ -231,7 +232,7 @@ class Reporter(reporting.Reporter):
                         [[e.faction, e.message] for e in self.events]),
             ReportTable("gm_routes", msg("Jumpship routes"), faction + ROUTE_HEADERS, self.routes(None)),
             ReportTable("gm_combats", msg("Combats (chapters 4-5)"), COMBAT_HEADERS,
-                        [[f.id, f.defender, f.attackers, f.attack_strength, f.defenders, f.defence_strength,
+                        [[shown_id(f.id), f.defender, f.attackers, f.attack_strength, f.defenders, f.defence_strength,
                           f.defence_level] for f in self.fights]),
             ReportTable("gm_production", msg("Production and repairs in progress"), faction + PRODUCTION, production),
             ReportTable("gm_research", msg("Research dice this turn"), faction + RESEARCH_HEADERS, research),
