@@ -898,13 +898,17 @@ class ComposedCopy:
 MOST_REASON = 80
 
 
-def slow_copies_note(slow_ways: Sequence[str | None]) -> list[Msg]:
-    """The one line ``check`` and ``run`` print when copies were made the slow way (today's, openpyxl's)
-    because composing failed: how many, and why (each reason once); nothing when every copy was composed."""
+def note_slow_copies(notes: list[Msg], slow_ways: Sequence[str | None]) -> None:
+    """Add to ``notes`` the one line ``check`` and ``run`` print when copies (checked copies, results) were
+    made the slow way (today's, openpyxl's) because composing failed: how many, and why (each reason once,
+    the first three); nothing when every copy was composed. A run's checked copies and results make one line."""
     reasons = [reason for reason in slow_ways if reason]
     if not reasons:
-        return []
+        return
+    earlier = next((i for i, note in enumerate(notes) if "slow_ways" in note.params), None)
+    if earlier is not None:
+        reasons = [*notes.pop(earlier).params["slow_ways"], *reasons]
     distinct = list(dict.fromkeys(reason.splitlines()[0][:MOST_REASON] for reason in reasons))
-    return [msg_n("{count} workbook made the slow way (its parts could not be composed): {reasons}",
-                  "{count} workbooks made the slow way (their parts could not be composed): {reasons}",
-                  len(reasons), count=len(reasons), reasons="; ".join(distinct[:3]))]
+    notes.append(msg_n("{count} workbook made the slow way (its parts could not be composed): {reasons}",
+                       "{count} workbooks made the slow way (their parts could not be composed): {reasons}",
+                       len(reasons), count=len(reasons), reasons="; ".join(distinct[:3]), slow_ways=tuple(reasons)))

@@ -27,7 +27,7 @@ from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.intake.safety import Limits, counted_limits
 from adjudicator.intake.submissions import Submission, flag_duplicates, inbox_files, load_submission, sha256_of
-from adjudicator.outputs.compose import slow_copies_note
+from adjudicator.outputs.compose import note_slow_copies
 from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_rows, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.parallel import in_parallel
@@ -210,7 +210,7 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
             checked_copy(s, _language_of(s, campaign), streamed=True), t))
         written[submission.name] = target
     saved = in_parallel(jobs)  # on both cores: see parallel.py
-    folder.recovered += slow_copies_note([getattr(s, "slow_way", None) for s in saved])  # told with the notes
+    note_slow_copies(folder.recovered, [getattr(s, "slow_way", None) for s in saved])  # told with the notes
     return written
 
 
@@ -450,7 +450,7 @@ def _stage(
     factions = sorted(campaign.factions)
     stale, *written = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
     folder.recovered += stale  # told to the GM with the run's notes
-    folder.recovered += slow_copies_note([slow_way for _, slow_way in written])  # told with the notes
+    note_slow_copies(folder.recovered, [slow_way for _, slow_way in written])  # one line with the copies'
     result_hashes = dict(zip(factions, [digest for digest, _ in written], strict=True))
     return {
         "turn": turn,
