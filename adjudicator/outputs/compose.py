@@ -1,30 +1,38 @@
-"""A checked copy composed at the zip and XML level: the player's parts kept as they are, the new tab merged in.
+"""Checked copies and results composed at the zip and XML level: the player's parts kept, the new tabs merged in.
 
 Today's way (:func:`adjudicator.outputs.faction_workbooks.copy_of`) reloads the player's workbook with openpyxl
-and writes every sheet again with XlsxWriter, the dearest step of a check. :func:`checked_copy_bytes` instead
-keeps the player's worksheets, styles, shared strings, theme, validations and defined names byte for byte and
-adds to them only what a checked copy adds:
+and writes every sheet again with XlsxWriter, the dearest step of a check and of writing a turn's results.
+:func:`compose_bytes` instead keeps the player's worksheets, styles, shared strings, theme, validations and
+defined names byte for byte, and merges into them the sheets of a workbook XlsxWriter wrote holding only the new
+tabs (:mod:`adjudicator.outputs.fast_save`, from an openpyxl workbook without the player's sheets):
 
-- the Errors tab, written by XlsxWriter (:mod:`adjudicator.outputs.streamed`) into a workbook of its own, then
-  merged in: its fonts, fills, borders, number formats and cell formats appended to the player's
-  ``styles.xml`` (its cells' ``s=`` offset), its shared strings written inline, its print titles and area
-  given its place (first), every other sheet's ``localSheetId`` moved one on, and made the active tab;
-- each offending cell given the error or warning fill (a copy of its own cell format with that fill) and a
-  comment (the comments and VML part XlsxWriter writes for a sheet holding only those comments);
+- a checked copy: the Errors tab put first; results: the Outcome, Report, Ledger (streamed tabs), Dice
+  verification, Map, Changes and History tabs put after the player's sheets;
+- their fonts, fills, borders, number formats, cell formats and cell styles (XlsxWriter's Hyperlink) appended
+  to the player's ``styles.xml`` (their cells' ``s=`` moved on), their shared strings written inline;
+- their drawings, pictures, charts, comments and links' relations copied under part names the player's
+  package does not use (every target made absolute; a picture two tabs show copied once);
+- their print titles, print areas and filters given their sheets' places (``localSheetId``), the player's
+  local names moved on when the new tabs go first; the first new tab made the active tab (and, for results,
+  the only selected one, as today's results say);
+- for a checked copy, each offending cell given the error or warning fill (a copy of its own cell format with
+  that fill) and a comment (the comments and VML part XlsxWriter writes for a sheet holding only those
+  comments);
 - neutral document properties (XlsxWriter's, as :func:`~adjudicator.outputs.faction_workbooks.neutral_properties`
   sets them); macros (``vbaProject.bin``) and custom XML dropped, a macro or template workbook made a plain one.
 
 Player parts are untrusted: each is parsed with defusedxml (no DTD, no entities) and read within a size bound
 before anything is spliced, and each splice is checked by parsing its result. Whatever this module is not sure
 to keep whole (external links, drawings, pictures, existing comments, pivot tables, chart sheets, prefixed XML,
-a part that does not parse, a tab name the Errors tab would take, ...) raises :class:`CannotCompose`: the
-caller then makes the copy the openpyxl way, so nothing regresses. The zip has fixed dates and a fixed part
+a part that does not parse, a tab name a new tab would take, ...) raises :class:`CannotCompose`: the caller
+then makes the copy the openpyxl way, so nothing regresses, and ``check`` and ``run`` say in one line how many
+copies were made that slow way and why (:func:`note_slow_copies`). The zip has fixed dates and a fixed part
 order (:mod:`adjudicator.outputs.reproducible`): the same inputs give the same bytes.
 
 What it does not do (yet): lay the player's sheets out again (:mod:`adjudicator.outputs.layout` widens
 columns, wraps and fits rows and sets the print area of every visible sheet today): the player's sheets come
 back as the player saved them (on the bundled examples and generated campaigns the layout changed nothing).
-``ADJUDICATOR_COMPOSE=0`` makes checked copies the openpyxl way (faction_workbooks.py).
+``ADJUDICATOR_COMPOSE=0`` makes checked copies and results the openpyxl way (faction_workbooks.py).
 """
 
 from __future__ import annotations

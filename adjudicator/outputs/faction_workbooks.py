@@ -1,9 +1,11 @@
 """Workbooks handed back: a checked copy with an Errors tab, and a faction's results.
 
 Both are copies of the workbook the player sent; the original is never opened for writing. An
-``.xlsx``/``.xlsm`` is copied with openpyxl (macros dropped, never run) and saved as ``.xlsx`` (written by
-XlsxWriter: :mod:`adjudicator.outputs.fast_save`); an ``.ods`` (or a file openpyxl cannot load) is rebuilt from
-its cell values.
+``.xlsx``/``.xlsm`` is composed of the player's own parts and the new tabs (:mod:`adjudicator.outputs.compose`:
+the new tabs alone are built here, :func:`checked_copy` and :func:`composed_results`), or, when composing is
+not sure or ``ADJUDICATOR_COMPOSE=0``, copied with openpyxl (macros dropped, never run) and saved as ``.xlsx``
+(written by XlsxWriter: :mod:`adjudicator.outputs.fast_save`); an ``.ods`` (or a file openpyxl cannot load) is
+rebuilt from its cell values.
 """
 
 from __future__ import annotations

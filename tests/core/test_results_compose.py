@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import openpyxl
@@ -19,10 +20,12 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli import main
+from adjudicator.dice.source import use_verifiable_dice
 from adjudicator.engine.registry import find_ruleset
-from adjudicator.outputs import compose
+from adjudicator.outputs import compose, faction_workbooks
 from adjudicator.turn import pipeline
 from tests.conftest import convert
+from tests.core.test_verifiable_dice import fixed_key
 from tests.core.test_writer_same_outputs import workbook_face
 
 RULESETS = [
@@ -39,9 +42,11 @@ def _composed(path: Path) -> bool:
         return archive.read("docProps/app.xml") == compose.NEUTRAL_APP
 
 
-def _run_capturing(ruleset: str, root: Path, kept: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """The example of ``ruleset`` checked and run; each results workbook composed as the run composes it and
-    also made today's way (kept in ``kept``), with what the composed workbook held before its merge."""
+def _run_capturing(ruleset: str, root: Path, kept: Path, monkeypatch: pytest.MonkeyPatch,
+                   verifiable: bool = False) -> list[dict[str, Any]]:
+    """The example of ``ruleset`` (``verifiable``: with verifiable dice, so with a verification tab) checked
+    and run; each results workbook composed as the run composes it and also made today's way (kept in
+    ``kept``), with what the composed workbook held before its merge."""
     real = pipeline.atomic_save_fast
     made: list[dict[str, Any]] = []
 
@@ -63,6 +68,9 @@ def _run_capturing(ruleset: str, root: Path, kept: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(pipeline, "atomic_save_fast", capture)
     monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")  # captured in this process
     pipeline.new_campaign(find_ruleset(ruleset), root, example=True)
+    if verifiable:
+        use_verifiable_dice(root, fixed_key(ruleset))
+        pipeline.make_templates(root)
     pipeline.check(root)
     outcome = pipeline.run(root)
     assert outcome.status == "resolved", outcome.status
@@ -114,6 +122,24 @@ def test_composed_results_have_the_face_of_todays_results(ruleset: str, tmp_path
             links += len(new[sheet]["links"])
     if ruleset == "star_sectors":  # its results hold a map picture, the History chart and the Changes' links
         assert pictures and charts and links, (pictures, charts, links)
+
+
+def test_composed_results_keep_the_dice_verification_tab_and_verify(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verifiable dice: the verification tab (merged cells, wrapped text) composed as today, and
+    ``adjudicator verify`` passes on the composed workbook."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    made = _run_capturing("galactic_war", tmp_path / "campaign", kept, monkeypatch, verifiable=True)
+    merged = 0
+    for entry in made:
+        assert entry["saved"].slow_way is None and _composed(entry["composed"])
+        old, new = workbook_face(entry["today"]), workbook_face(entry["composed"])
+        assert old == new, _differences(old, new)[:5]
+        merged += sum(len(new[sheet]["merged"]) for sheet in entry["new_tabs"])
+        said = CliRunner().invoke(main, ["--lang", "en", "verify", str(entry["composed"])])
+        assert said.exit_code == 0, said.output
+    assert merged  # the verification tab's merged cells were compared
 
 
 def test_internal_links_of_composed_results_land_on_their_tabs(tmp_path: Path,
@@ -236,3 +262,36 @@ def test_the_slow_ways_of_one_command_make_one_line() -> None:
     assert len(notes) == 1
     assert notes[0].render("en") == ("3 workbooks made the slow way (their parts could not be composed): a part; "
                                      "another part")
+
+
+@pytest.mark.parametrize(("name", "env", "composed"), [
+    ("ALPHA.xlsx", None, True), ("ALPHA.xlsm", None, True), ("ALPHA.ods", None, False), (None, None, False),
+    ("ALPHA.xlsx", "0", False),
+])
+def test_only_an_xlsx_is_composed_unless_told_not_to(name: str | None, env: str | None, composed: bool,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    if env is None:
+        monkeypatch.delenv(faction_workbooks.COMPOSE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(faction_workbooks.COMPOSE_ENV, env)
+    submission = None if name is None else SimpleNamespace(path=Path(name), book=object())
+    built: list[bool] = []
+
+    def build(new_tabs_only: bool) -> Any:
+        built.append(new_tabs_only)
+        return openpyxl.Workbook()
+
+    wb = faction_workbooks.composed_results(submission, build)  # type: ignore[arg-type]
+    assert (getattr(wb, compose.COMPOSED, None) is not None) == composed
+    assert built == [composed]
+
+
+def test_compose_off_makes_todays_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(faction_workbooks.COMPOSE_ENV, "0")
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    outcome = pipeline.run(root)
+    assert outcome.status == "resolved"
+    results = sorted(root.rglob("results/*.xlsx"))
+    assert results and not any(_composed(p) for p in results)
+    assert not [n for n in outcome.notes if "slow_ways" in n.params]  # told not to: no slow way to tell
