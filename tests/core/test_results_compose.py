@@ -43,10 +43,11 @@ def _composed(path: Path) -> bool:
 
 
 def _run_capturing(ruleset: str, root: Path, kept: Path, monkeypatch: pytest.MonkeyPatch,
-                   verifiable: bool = False) -> list[dict[str, Any]]:
+                   verifiable: bool = False, selected: bool = False) -> list[dict[str, Any]]:
     """The example of ``ruleset`` (``verifiable``: with verifiable dice, so with a verification tab) checked
     and run; each results workbook composed as the run composes it and also made today's way (kept in
-    ``kept``), with what the composed workbook held before its merge."""
+    ``kept``), with what the composed workbook held before its merge. ``selected``: every inbox workbook's
+    first sheet saved as the selected tab, as Excel and LibreOffice save the tab the player looked at."""
     real = pipeline.atomic_save_fast
     made: list[dict[str, Any]] = []
 
@@ -71,6 +72,11 @@ def _run_capturing(ruleset: str, root: Path, kept: Path, monkeypatch: pytest.Mon
     if verifiable:
         use_verifiable_dice(root, fixed_key(ruleset))
         pipeline.make_templates(root)
+    if selected:
+        for path in sorted((root / "inbox").glob("*.xlsx")):
+            wb = openpyxl.load_workbook(path)
+            wb.worksheets[0].sheet_view.tabSelected = True
+            wb.save(path)
     pipeline.check(root)
     outcome = pipeline.run(root)
     assert outcome.status == "resolved", outcome.status
@@ -142,6 +148,20 @@ def test_composed_results_keep_the_dice_verification_tab_and_verify(tmp_path: Pa
     assert merged  # the verification tab's merged cells were compared
 
 
+def test_the_first_new_tab_is_the_only_selected_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    made = _run_capturing("star_sectors", tmp_path / "campaign", kept, monkeypatch, selected=True)
+    for entry in made:
+        with zipfile.ZipFile(entry["composed"]) as archive:
+            selected = [name for name in archive.namelist() if name.startswith("xl/worksheets/sheet")
+                        and b'tabSelected="1"' in archive.read(name)]
+        assert len(selected) == 1, selected  # not the player's first sheet too
+        old, new = workbook_face(entry["today"]), workbook_face(entry["composed"])
+        assert [s for s in new["sheets"] if new[s]["view"][1]] == [entry["new_tabs"][0]]
+        assert old == new, _differences(old, new)[:5]
+
+
 def test_internal_links_of_composed_results_land_on_their_tabs(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     kept = tmp_path / "kept"
@@ -168,6 +188,7 @@ def test_composed_results_convert_in_libreoffice_with_every_tabs_words(
     kept.mkdir()
     made = _run_capturing("star_sectors", tmp_path / "campaign", kept, monkeypatch)
     path = made[0]["composed"]
+    assert _composed(path)
     pdf = convert(soffice, path, "pdf", tmp_path / "pdf")
     text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
     words = set(text.split())
