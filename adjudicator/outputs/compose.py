@@ -503,8 +503,35 @@ def with_legacy_drawing(sheet: bytes, rel_id: str) -> bytes:
 
 
 # ------------------------------------------------------------------------------------- the new tab
+#: A cell as XlsxWriter writes it: its reference, then its format, then its type, nothing else.
+_XLSXWRITER_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"(?: s="([0-9]+)")?( t="[a-zA-Z]+")?(?:/>|>(.*?)</c>)', re.S)
+_SHARED_VALUE = re.compile(rb"<v>([0-9]+)</v>")
+
+
 def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes:
-    """XlsxWriter's sheet with every format index moved by ``offset`` and its shared strings written inline."""
+    """XlsxWriter's sheet with every format index moved by ``offset`` and its shared strings written inline
+    (each cell in one match of its usual form; a sheet holding another form of cell: the general way)."""
+
+    def plain(found: re.Match[bytes]) -> bytes:
+        ref, xf, kind, rest = found.groups()
+        head = b'<c r="%s" s="%d"' % (ref, offset + (int(xf) if xf else 0))
+        if kind == b' t="s"':
+            value = _SHARED_VALUE.fullmatch(rest or b"")
+            if value is None:
+                raise CannotCompose("a shared string cell")
+            return head + b' t="inlineStr"><is>' + strings[int(value.group(1))] + b"</is></c>"
+        return head + (kind or b"") + (b"/>" if rest is None else b">" + rest + b"</c>")
+
+    cells, count = _XLSXWRITER_CELL.subn(plain, sheet)
+    if count != sheet.count(b"<c "):
+        cells = _inline_strings_generally(sheet, strings, offset)
+    cells = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), cells)
+    return re.sub(rb'(<col\b[^>]*?\sstyle=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset),
+                  cells)
+
+
+def _inline_strings_generally(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes:
+    """:func:`inline_strings`'s cells, whatever their attributes."""
 
     def cell(found: re.Match[bytes]) -> bytes:
         attributes, rest = found.group(1), found.group(2)
@@ -519,10 +546,7 @@ def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes
             rest = b"<is>" + strings[int(value.group(1))] + b"</is>"
         return b"<c" + attributes + (b">" + rest + b"</c>" if rest else b"/>")
 
-    sheet = re.sub(rb"<c\b([^>]*?)(?:/>|>(.*?)</c>)", cell, sheet, flags=re.S)
-    sheet = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), sheet)
-    return re.sub(rb'(<col\b[^>]*?\sstyle=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset),
-                  sheet)
+    return re.sub(rb"<c\b([^>]*?)(?:/>|>(.*?)</c>)", cell, sheet, flags=re.S)
 
 
 def _shared_strings(data: bytes | None) -> list[bytes]:
