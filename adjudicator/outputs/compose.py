@@ -837,7 +837,10 @@ def _workbook_xml(data: bytes, new_sheets: Sequence[tuple[str, str, str]], their
         tag = re.sub(rb'\s(activeTab|firstSheet)="\d*"', b"", found.group(0))
         return tag[:-2].rstrip() + active + b"/>" if tag.endswith(b"/>") else tag[:-1].rstrip() + active + b">"
 
-    data = re.sub(rb"<workbookView\b[^>]*>", view, data)
+    data, views = re.subn(rb"<workbookView\b[^>]*>", view, data)
+    if not views:  # no view saved: one, where the schema puts it (just before the sheets)
+        at = re.search(rb"<sheets\s*>", data).start()  # type: ignore[union-attr]
+        data = data[:at] + b"<bookViews><workbookView" + active + b"/></bookViews>" + data[at:]
     root = _parse(data, "workbook (composed)")
     shown = [sheet.get("name") for sheet in root.find(f"{{{MAIN}}}sheets")]  # type: ignore[union-attr]
     wanted = [name for name, _, _ in new_sheets]

@@ -353,3 +353,28 @@ def test_inlining_xlsxwriters_cells_at_once_equals_the_general_way() -> None:
     assert cells(fast) == cells(compose._inline_strings_generally(sheet, shared, 40)) != cells(sheet)  # noqa: SLF001
     assert any(text == "ä & <b>" for _, _, text in cells(fast))
     assert re.search(rb'<row r="4"[^>]*\ss="41"', fast) and re.search(rb'<col\b[^>]*\sstyle="41"', fast)
+
+
+WORKBOOK = (b'<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">%s<sheets>'
+            b'<sheet name="Orders" sheetId="1" r:id="rId1"/></sheets>%s</workbook>')
+THEIRS = (b'<workbook><definedNames><definedName name="_xlnm.Print_Area" localSheetId="0">Report!$A$1:$B$2'
+          b'</definedName><definedName name="_xlnm.Print_Area" localSheetId="1">_comments1!$A$1</definedName>'
+          b"</definedNames></workbook>")
+
+
+@pytest.mark.parametrize("views", [b"", b'<bookViews><workbookView activeTab="0" firstSheet="0"/></bookViews>'])
+def test_the_new_tabs_go_last_with_their_print_names_and_the_first_active(views: bytes) -> None:
+    from defusedxml import ElementTree
+
+    player = WORKBOOK % (views, b'<definedNames><definedName name="_xlnm.Print_Area" localSheetId="0">'
+                                b"Orders!$A$1</definedName></definedNames>")
+    merged = compose._workbook_xml(player, [("Report", "rIdAdjudicator1", "visible")], THEIRS,  # noqa: SLF001
+                                   first=False, player_sheets=1, tabs=1)
+    root = ElementTree.fromstring(merged)
+    main = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    assert [s.get("name") for s in root.find(f"{main}sheets")] == ["Orders", "Report"]
+    assert [v.get("activeTab") for v in root.iter(f"{main}workbookView")] == ["1"]
+    assert b"firstSheet" not in merged
+    names = sorted((n.get("localSheetId"), n.text) for n in root.iter(f"{main}definedName"))
+    assert names == [("0", "Orders!$A$1"), ("1", "Report!$A$1:$B$2")]  # the helper sheet's name left out
