@@ -378,3 +378,25 @@ def test_the_new_tabs_go_last_with_their_print_names_and_the_first_active(views:
     assert b"firstSheet" not in merged
     names = sorted((n.get("localSheetId"), n.text) for n in root.iter(f"{main}definedName"))
     assert names == [("0", "Orders!$A$1"), ("1", "Report!$A$1:$B$2")]  # the helper sheet's name left out
+
+
+def test_a_new_tab_named_like_a_players_sheet_is_not_composed(tmp_path: Path) -> None:
+    """A player's sheet already called like a new tab (in any case): composing refuses, today's way names it."""
+    import io
+
+    import xlsxwriter
+
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    player = sorted((root / "inbox").glob("*.xlsx"))[0]
+    taken = compose.read_package(player).sheets[0][0]
+
+    def new_tabs(_: list[list[compose.Mark]]) -> bytes:
+        buffer = io.BytesIO()
+        out = xlsxwriter.Workbook(buffer, {"in_memory": True})
+        out.add_worksheet(taken.upper() if taken.upper() != taken else taken.lower())
+        out.close()
+        return buffer.getvalue()
+
+    with pytest.raises(compose.CannotCompose, match="name is taken"):
+        compose.compose_bytes(player, new_tabs, [], 1, first=False)
