@@ -1,30 +1,38 @@
-"""A checked copy composed at the zip and XML level: the player's parts kept as they are, the new tab merged in.
+"""Checked copies and results composed at the zip and XML level: the player's parts kept, the new tabs merged in.
 
 Today's way (:func:`adjudicator.outputs.faction_workbooks.copy_of`) reloads the player's workbook with openpyxl
-and writes every sheet again with XlsxWriter, the dearest step of a check. :func:`checked_copy_bytes` instead
-keeps the player's worksheets, styles, shared strings, theme, validations and defined names byte for byte and
-adds to them only what a checked copy adds:
+and writes every sheet again with XlsxWriter, the dearest step of a check and of writing a turn's results.
+:func:`compose_bytes` instead keeps the player's worksheets, styles, shared strings, theme, validations and
+defined names byte for byte, and merges into them the sheets of a workbook XlsxWriter wrote holding only the new
+tabs (:mod:`adjudicator.outputs.fast_save`, from an openpyxl workbook without the player's sheets):
 
-- the Errors tab, written by XlsxWriter (:mod:`adjudicator.outputs.streamed`) into a workbook of its own, then
-  merged in: its fonts, fills, borders, number formats and cell formats appended to the player's
-  ``styles.xml`` (its cells' ``s=`` offset), its shared strings written inline, its print titles and area
-  given its place (first), every other sheet's ``localSheetId`` moved one on, and made the active tab;
-- each offending cell given the error or warning fill (a copy of its own cell format with that fill) and a
-  comment (the comments and VML part XlsxWriter writes for a sheet holding only those comments);
+- a checked copy: the Errors tab put first; results: the Outcome, Report, Ledger (streamed tabs), Dice
+  verification, Map, Changes and History tabs put after the player's sheets;
+- their fonts, fills, borders, number formats, cell formats and cell styles (XlsxWriter's Hyperlink) appended
+  to the player's ``styles.xml`` (their cells' ``s=`` moved on), their shared strings written inline;
+- their drawings, pictures, charts, comments and links' relations copied under part names the player's
+  package does not use (every target made absolute; a picture two tabs show copied once);
+- their print titles, print areas and filters given their sheets' places (``localSheetId``), the player's
+  local names moved on when the new tabs go first; the first new tab made the active tab (and, for results,
+  the only selected one, as today's results say);
+- for a checked copy, each offending cell given the error or warning fill (a copy of its own cell format with
+  that fill) and a comment (the comments and VML part XlsxWriter writes for a sheet holding only those
+  comments);
 - neutral document properties (XlsxWriter's, as :func:`~adjudicator.outputs.faction_workbooks.neutral_properties`
   sets them); macros (``vbaProject.bin``) and custom XML dropped, a macro or template workbook made a plain one.
 
 Player parts are untrusted: each is parsed with defusedxml (no DTD, no entities) and read within a size bound
 before anything is spliced, and each splice is checked by parsing its result. Whatever this module is not sure
 to keep whole (external links, drawings, pictures, existing comments, pivot tables, chart sheets, prefixed XML,
-a part that does not parse, a tab name the Errors tab would take, ...) raises :class:`CannotCompose`: the
-caller then makes the copy the openpyxl way, so nothing regresses. The zip has fixed dates and a fixed part
+a part that does not parse, a tab name a new tab would take, ...) raises :class:`CannotCompose`: the caller
+then makes the copy the openpyxl way, so nothing regresses, and ``check`` and ``run`` say in one line how many
+copies were made that slow way and why (:func:`note_slow_copies`). The zip has fixed dates and a fixed part
 order (:mod:`adjudicator.outputs.reproducible`): the same inputs give the same bytes.
 
 What it does not do (yet): lay the player's sheets out again (:mod:`adjudicator.outputs.layout` widens
 columns, wraps and fits rows and sets the print area of every visible sheet today): the player's sheets come
 back as the player saved them (on the bundled examples and generated campaigns the layout changed nothing).
-``ADJUDICATOR_COMPOSE=0`` makes checked copies the openpyxl way (faction_workbooks.py).
+``ADJUDICATOR_COMPOSE=0`` makes checked copies and results the openpyxl way (faction_workbooks.py).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from xml.sax.saxutils import quoteattr
 
 from defusedxml import ElementTree as SafeTree
 
+from adjudicator.i18n import Msg, msg_n
 from adjudicator.outputs.reproducible import FIXED_DATE, fixed_dates
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -219,7 +228,7 @@ def read_package(path: Path) -> Package:
 
 
 # ---------------------------------------------------------------------------------------------- styles
-_LISTS = ("numFmts", "fonts", "fills", "borders", "cellXfs", "dxfs")
+_LISTS = ("numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles", "dxfs")
 
 
 def _children(xml: bytes, tag: str) -> list[bytes]:
@@ -228,7 +237,7 @@ def _children(xml: bytes, tag: str) -> list[bytes]:
     if not found or not found.group(1):
         return []
     child = {"numFmts": b"numFmt", "fonts": b"font", "fills": b"fill", "borders": b"border", "cellXfs": b"xf",
-             "dxfs": b"dxf"}[tag]
+             "cellStyleXfs": b"xf", "cellStyles": b"cellStyle", "dxfs": b"dxf"}[tag]
     return re.findall(rb"<" + child + rb"\b(?:[^>]*?/>|[^>]*?>.*?</" + child + rb">)", found.group(1), re.S)
 
 
@@ -279,8 +288,30 @@ class Styles:
                 value += offsets[name]
             return b'%s="%d"' % (name, value)
 
+        references = rb'\b(numFmtId|fontId|fillId|borderId)="(\d+)"'
+        # their cell styles past Normal (XlsxWriter's Hyperlink): appended, their cell formats pointed at them
+        style_ids = {0: 0}
+        for number, xf in enumerate(_children(theirs, "cellStyleXfs")[1:], start=1):
+            style_ids[number] = self.counts["cellStyleXfs"] + len(self.added["cellStyleXfs"])
+            self.added["cellStyleXfs"].append(re.sub(references, moved, xf))
+        player_styles = set(re.findall(rb'<cellStyle\b[^>]*?\sname="([^"]*)"', self.data))
+        for cell_style in _children(theirs, "cellStyles"):
+            found = re.search(rb'\sxfId="(\d+)"', cell_style)
+            name = re.search(rb'\sname="([^"]*)"', cell_style)
+            if found is None or int(found.group(1)) == 0 or (name and name.group(1) in player_styles):
+                continue
+            if int(found.group(1)) not in style_ids:
+                raise CannotCompose("the new tab's cell styles")
+            self.added["cellStyles"].append(
+                cell_style[:found.start()] + b' xfId="%d"' % style_ids[int(found.group(1))] + cell_style[found.end():])
+
+        def style_moved(found: re.Match[bytes]) -> bytes:
+            if int(found.group(1)) not in style_ids:
+                raise CannotCompose("the new tab's cell styles")
+            return b' xfId="%d"' % style_ids[int(found.group(1))]
+
         for xf in _children(theirs, "cellXfs"):
-            self.added["cellXfs"].append(re.sub(rb'\b(numFmtId|fontId|fillId|borderId)="(\d+)"', moved, xf))
+            self.added["cellXfs"].append(re.sub(rb'\sxfId="(\d+)"', style_moved, re.sub(references, moved, xf)))
 
     def marked_xf(self, xf: int, error: bool) -> int:
         """A cell format like the player's ``xf`` with the error (or warning) fill: its index."""
@@ -472,8 +503,35 @@ def with_legacy_drawing(sheet: bytes, rel_id: str) -> bytes:
 
 
 # ------------------------------------------------------------------------------------- the new tab
+#: A cell as XlsxWriter writes it: its reference, then its format, then its type, nothing else.
+_XLSXWRITER_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"(?: s="([0-9]+)")?( t="[a-zA-Z]+")?(?:/>|>(.*?)</c>)', re.S)
+_SHARED_VALUE = re.compile(rb"<v>([0-9]+)</v>")
+
+
 def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes:
-    """XlsxWriter's sheet with every format index moved by ``offset`` and its shared strings written inline."""
+    """XlsxWriter's sheet with every format index moved by ``offset`` and its shared strings written inline
+    (each cell in one match of its usual form; a sheet holding another form of cell: the general way)."""
+
+    def plain(found: re.Match[bytes]) -> bytes:
+        ref, xf, kind, rest = found.groups()
+        head = b'<c r="%s" s="%d"' % (ref, offset + (int(xf) if xf else 0))
+        if kind == b' t="s"':
+            value = _SHARED_VALUE.fullmatch(rest or b"")
+            if value is None:
+                raise CannotCompose("a shared string cell")
+            return head + b' t="inlineStr"><is>' + strings[int(value.group(1))] + b"</is></c>"
+        return head + (kind or b"") + (b"/>" if rest is None else b">" + rest + b"</c>")
+
+    cells, count = _XLSXWRITER_CELL.subn(plain, sheet)
+    if count != sheet.count(b"<c "):
+        cells = _inline_strings_generally(sheet, strings, offset)
+    cells = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), cells)
+    return re.sub(rb'(<col\b[^>]*?\sstyle=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset),
+                  cells)
+
+
+def _inline_strings_generally(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes:
+    """:func:`inline_strings`'s cells, whatever their attributes."""
 
     def cell(found: re.Match[bytes]) -> bytes:
         attributes, rest = found.group(1), found.group(2)
@@ -488,10 +546,7 @@ def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes
             rest = b"<is>" + strings[int(value.group(1))] + b"</is>"
         return b"<c" + attributes + (b">" + rest + b"</c>" if rest else b"/>")
 
-    sheet = re.sub(rb"<c\b([^>]*?)(?:/>|>(.*?)</c>)", cell, sheet, flags=re.S)
-    sheet = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), sheet)
-    return re.sub(rb'(<col\b[^>]*?\sstyle=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset),
-                  sheet)
+    return re.sub(rb"<c\b([^>]*?)(?:/>|>(.*?)</c>)", cell, sheet, flags=re.S)
 
 
 def _shared_strings(data: bytes | None) -> list[bytes]:
@@ -507,16 +562,101 @@ def _free(parts: dict[str, bytes], pattern: str) -> str:
     return pattern.format(number)
 
 
+# --------------------------------------------------------------------------------------- their workbook
+#: Relations of a new tab's parts that are copied with it (and their own relations, followed).
+COPIED_RELS = {"drawing", "vmlDrawing", "comments", "image", "chart", "hyperlink", "chartUserShapes"}
+
+
+@dataclass
+class Theirs:
+    """A workbook XlsxWriter wrote (trusted): its parts, its sheets in order, its content types."""
+
+    parts: dict[str, bytes]
+    sheets: list[tuple[str, str, str]]  # (name, part, state)
+    defaults: dict[str, str]
+    overrides: dict[str, str]
+
+    def content_type(self, part: str) -> str | None:
+        return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").lower())
+
+    def relations(self, part: str) -> list[Relation]:
+        return _relations(Package(self.parts, [], {}, {}), part)
+
+
+def read_theirs(data: bytes) -> Theirs:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    types = SafeTree.fromstring(parts["[Content_Types].xml"])
+    defaults = {d.get("Extension", "").lower(): d.get("ContentType", "") for d in types
+                if d.tag == f"{{{CT_NS}}}Default"}
+    overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in types
+                 if o.tag == f"{{{CT_NS}}}Override"}
+    theirs = Theirs(parts, [], defaults, overrides)
+    by_id = {r.id: r for r in theirs.relations("xl/workbook.xml")}
+    for sheet in SafeTree.fromstring(parts["xl/workbook.xml"]).find(f"{{{MAIN}}}sheets"):
+        rel = by_id[sheet.get(f"{{{REL_NS}}}id", "")]
+        theirs.sheets.append((sheet.get("name", ""), rel.part, sheet.get("state", "visible")))
+    return theirs
+
+
+def _numbered(part: str) -> str:
+    """The pattern of a part's name with its number free: ``xl/media/image3.png`` -> ``xl/media/image{}.png``."""
+    folder, name = posixpath.split(part)
+    stem, extension = posixpath.splitext(name)
+    return posixpath.join(folder, re.sub(r"\d*$", "", stem).replace("{", "").replace("}", "") + "{}" + extension)
+
+
+class _Copier:
+    """Their parts copied into the player's package under names it does not use, with their relations (every
+    target made absolute), once each however many parts refer to them."""
+
+    def __init__(self, theirs: Theirs, taken: dict[str, bytes]) -> None:
+        self.theirs = theirs
+        self.taken = taken  # every part name in use (the player's, and what is added)
+        self.out: dict[str, bytes] = {}
+        self.types: dict[str, str] = {}
+        self.defaults: dict[str, str] = {}
+        self.moved: dict[str, str] = {}
+
+    def copy(self, part: str, data: bytes | None = None) -> str:
+        """``part`` (with ``data`` instead of its own bytes, if given) copied: its new name."""
+        if part in self.moved:
+            return self.moved[part]
+        if part not in self.theirs.parts:
+            raise CannotCompose(f"the new tabs' {part}")
+        new = _free({**self.taken, **self.out}, _numbered(part))
+        self.moved[part] = new
+        self.out[new] = self.theirs.parts[part] if data is None else data
+        kind = self.theirs.content_type(part)
+        if not kind:
+            raise CannotCompose(f"the new tabs' {part}: no content type")
+        extension = posixpath.splitext(part)[1].lstrip(".").lower()
+        if self.theirs.defaults.get(extension) == kind and part not in self.theirs.overrides:
+            self.defaults[extension] = kind
+        else:
+            self.types[new] = kind
+        rows = []
+        for rel in self.theirs.relations(part):
+            if rel.kind not in COPIED_RELS:
+                raise CannotCompose(f"the new tabs' {part} refers to {rel.kind}")
+            target = rel.target if rel.external else "/" + self.copy(rel.part)
+            rows.append(_relation(rel.id, rel.type, target, rel.external))
+        if rows:
+            self.out[_rels_path(new)] = _relationships(rows)
+        return new
+
+
 # --------------------------------------------------------------------------------------------- compose
-def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes], marks: Sequence[Mark],
-                       tab_name: str) -> bytes:
-    """The checked copy of the workbook at ``player``: its parts as they are, the offending cells marked, and
-    the tab ``new_tab`` writes (first sheet of the workbook it returns, from XlsxWriter; its next sheets hold
-    only the comments of each marked sheet, in the order given to it) put first and made active."""
+def compose_bytes(player: Path, new_tabs: Callable[[list[list[Mark]]], bytes], marks: Sequence[Mark],
+                  tabs: int, first: bool) -> bytes:
+    """The player's workbook at ``player`` with the first ``tabs`` sheets of the workbook ``new_tabs`` returns
+    (written by XlsxWriter) merged in: put before the player's sheets (``first``: a checked copy) or after them
+    (results), with their drawings, pictures, charts, comments, links and print names; the first of them made
+    the active and only selected tab. The offending cells of ``marks`` are given the error or warning fill and
+    a comment: ``new_tabs`` is given the marks of each marked sheet and writes, after its ``tabs`` sheets, one
+    sheet holding only those comments per marked sheet, in that order."""
     package = read_package(player)
     names = [name for name, _, _ in package.sheets]
-    if tab_name.casefold() in (n.casefold() for n in names):
-        raise CannotCompose("the new tab's name is taken")
     parts = package.parts
     sheet_of = {name: part for name, part, _ in package.sheets}
     # the marks, each at its merged range's top-left cell, texts of one cell joined as today
@@ -530,43 +670,38 @@ def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes
         text = (previous.text + "\n" + mark.text) if previous else mark.text
         cells[ref] = Mark(mark.sheet, ref, mark.error, text)
     marked_sheets = [name for name in names if name in by_sheet]
-    theirs = zipfile.ZipFile(io.BytesIO(new_tab([list(by_sheet[name].values()) for name in marked_sheets])))
-    their_parts = {name: theirs.read(name) for name in theirs.namelist()}
-    their_sheets = [f"xl/worksheets/sheet{n}.xml" for n in range(1, len(marked_sheets) + 2)]
-    if any(name not in their_parts for name in their_sheets) or _rels_path(their_sheets[0]) in their_parts:
-        raise CannotCompose("the new tab's workbook")
+    try:
+        theirs = read_theirs(new_tabs([list(by_sheet[name].values()) for name in marked_sheets]))
+    except (KeyError, zipfile.BadZipFile, SyntaxError) as error:
+        raise CannotCompose(f"the new tabs' workbook: {error}") from None
+    if len(theirs.sheets) != tabs + len(marked_sheets) or tabs < 1:
+        raise CannotCompose("the new tabs' workbook")
+    taken = {n.casefold() for n in names}
+    if any(name.casefold() in taken for name, _, _ in theirs.sheets[:tabs]):
+        raise CannotCompose("a new tab's name is taken")
 
     styles_rel = next(r for r in package.workbook_rels if r.kind == "styles")
     styles = Styles(parts[styles_rel.part])
-    styles.append_xlsxwriter(their_parts["xl/styles.xml"])
-    out: dict[str, bytes] = {}
-    overrides: dict[str, str] = {}
+    styles.append_xlsxwriter(theirs.parts["xl/styles.xml"])
+    copier = _Copier(theirs, parts)
     sheet_rels: dict[str, bytes] = {}
-    # the player's marked sheets: fills, then the comments XlsxWriter wrote for them
     changed: dict[str, bytes] = {}
-    for index, name in enumerate(marked_sheets, start=2):
+    # the player's marked sheets: fills, then the comments XlsxWriter wrote for them
+    for (name, (_, helper, _)) in zip(marked_sheets, theirs.sheets[tabs:], strict=True):
         part = sheet_of[name]
-        xml = parts[part]
-        _well_formed(xml, part)
-        if not xml.lstrip().startswith((b"<?xml", b"<worksheet")):
-            raise CannotCompose(f"{part}: prefixed")
+        xml = _player_sheet(parts[part], part)
         xml = restyle_cells(xml, {mark.cell: (lambda xf, e=mark.error: styles.marked_xf(xf, e))
                                   for mark in by_sheet[name].values()})
-        helper = f"xl/worksheets/sheet{index}.xml"
-        helper_rels = _relations(Package(their_parts, [], {}, {}), helper)
+        helper_rels = theirs.relations(helper)
         comments = [r for r in helper_rels if r.kind == "comments"]
         drawings = [r for r in helper_rels if r.kind == "vmlDrawing"]
-        if len(comments) != 1 or len(drawings) != 1:
+        if len(comments) != 1 or len(drawings) != 1 or len(helper_rels) != 2:
             raise CannotCompose("the comments' parts")
-        comments_part = _free({**parts, **out}, "xl/comments{}.xml")
-        out[comments_part] = their_parts[comments[0].part]
-        drawing_part = _free({**parts, **out}, "xl/drawings/vmlDrawing{}.vml")
-        out[drawing_part] = their_parts[drawings[0].part]
-        overrides[comments_part] = COMMENTS_TYPE
+        comments_part, drawing_part = copier.copy(comments[0].part), copier.copy(drawings[0].part)
         relations = _relations(package, part)
-        taken = {r.id for r in relations}
-        drawing_id = _free({i: b"" for i in taken}, "rIdAdjudicator{}")
-        comments_id = _free({i: b"" for i in taken | {drawing_id}}, "rIdAdjudicator{}")
+        taken_ids = {r.id for r in relations}
+        drawing_id = _free({i: b"" for i in taken_ids}, "rIdAdjudicator{}")
+        comments_id = _free({i: b"" for i in taken_ids | {drawing_id}}, "rIdAdjudicator{}")
         xml = with_legacy_drawing(xml, drawing_id)
         _well_formed(xml, part + " (composed)")
         changed[part] = xml
@@ -574,18 +709,32 @@ def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes
         rows.append(_relation(drawing_id, REL + "vmlDrawing", "/" + drawing_part, False))
         rows.append(_relation(comments_id, REL + "comments", "/" + comments_part, False))
         sheet_rels[_rels_path(part)] = _relationships(rows)
-    # the new tab
-    tab_part = _free({**parts, **out}, "xl/worksheets/sheet{}.xml")
-    strings = _shared_strings(their_parts.get("xl/sharedStrings.xml"))
-    out[tab_part] = inline_strings(their_parts[their_sheets[0]], strings, styles.xf_offset)
-    overrides[tab_part] = WORKSHEET_TYPE
-    # the workbook: the tab first and active, local names moved one on, the tab's print names
+    if not first:  # the new tab the only one selected, as today's results say it
+        for _, part, _ in package.sheets:
+            xml = changed.get(part, parts[part])
+            unselected = _unselected(xml)
+            if unselected != xml:
+                _player_sheet(xml, part)
+                _well_formed(unselected, part + " (composed)")
+                changed[part] = unselected
+    # the new tabs, their shared strings inline, their parts copied
+    strings = _shared_strings(theirs.parts.get("xl/sharedStrings.xml"))
+    new_sheets: list[tuple[str, str, str]] = []
+    for name, part, state in theirs.sheets[:tabs]:
+        xml = inline_strings(theirs.parts[part], strings, styles.xf_offset)
+        new_sheets.append((name, copier.copy(part, xml), state))
+    # the workbook: the new tabs in their place, the first active, local names moved, the tabs' print names
     rel_ids = {r.id for r in package.workbook_rels}
-    tab_id = _free({i: b"" for i in rel_ids}, "rIdAdjudicator{}")
-    workbook = _workbook_xml(parts[package.workbook], tab_name, tab_id, their_parts["xl/workbook.xml"])
+    tab_ids: list[str] = []
+    for _ in new_sheets:
+        tab_ids.append(_free({i: b"" for i in rel_ids | set(tab_ids)}, "rIdAdjudicator{}"))
+    workbook = _workbook_xml(parts[package.workbook], [(n, i, s) for (n, _, s), i in zip(new_sheets, tab_ids,
+                                                                                           strict=True)],
+                             theirs.parts["xl/workbook.xml"], first, len(names), tabs)
     kept_rels = [r for r in package.workbook_rels if r.kind in KEPT_WORKBOOK_RELS]
     rows = [_relation(r.id, r.type, r.target, r.external) for r in kept_rels]
-    rows.append(_relation(tab_id, REL + "worksheet", "/" + tab_part, False))
+    rows += [_relation(i, REL + "worksheet", "/" + part, False) for (_, part, _), i in zip(new_sheets, tab_ids,
+                                                                                            strict=True)]
     # every part, in a fixed order: the package's own, the workbook, the player's parts as they came, the new
     files: dict[str, bytes] = {}
     files["_rels/.rels"] = _relationships([
@@ -595,7 +744,7 @@ def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes
         _relation("rId3", REL + "extended-properties", "docProps/app.xml", False),
     ])
     files["docProps/app.xml"] = NEUTRAL_APP
-    files["docProps/core.xml"] = fixed_dates(their_parts["docProps/core.xml"])
+    files["docProps/core.xml"] = fixed_dates(theirs.parts["docProps/core.xml"])
     files[package.workbook] = workbook
     files[_rels_path(package.workbook)] = _relationships(rows)
     kept = [r.part for r in kept_rels]
@@ -614,31 +763,67 @@ def checked_copy_bytes(player: Path, new_tab: Callable[[list[list[Mark]]], bytes
     for part in kept:  # a part the zip lists after its relations' file, or twice: none is lost
         if part not in files:
             raise CannotCompose(f"{part}: not in the archive's order")
-    files.update(out)
+    files.update(copier.out)
     types: dict[str, str] = {part: package.content_type(part) or "" for part in kept}
     types[package.workbook] = WORKBOOK_TYPE
-    types.update(overrides)
+    types.update(copier.types)
     types["docProps/core.xml"] = CORE_TYPE
     types["docProps/app.xml"] = APP_TYPE
     if any(not kind for kind in types.values()):
         raise CannotCompose("a part without its content type")
-    files = {"[Content_Types].xml": _content_types(types), **files}
+    files = {"[Content_Types].xml": _content_types(types, copier.defaults), **files}
     return _zip(files)
 
 
-def _workbook_xml(data: bytes, tab_name: str, tab_id: str, theirs: bytes) -> bytes:
+_SHEET_VIEWS = re.compile(rb"<sheetViews\b.*?</sheetViews>", re.S)
+_TAB_SELECTED = re.compile(rb'(<sheetView\b[^>]*?)\stabSelected="(?:1|true)"')
+
+
+def _unselected(xml: bytes) -> bytes:
+    """A worksheet's views without ``tabSelected`` (only the new tab is selected)."""
+    return _SHEET_VIEWS.sub(lambda views: _TAB_SELECTED.sub(rb"\1", views.group(0)), xml, count=1)
+
+
+def _player_sheet(xml: bytes, part: str) -> bytes:
+    """A player's sheet to be changed: well-formed, without a DTD, its elements unprefixed."""
+    _well_formed(xml, part)
+    if not xml.lstrip().startswith((b"<?xml", b"<worksheet")):
+        raise CannotCompose(f"{part}: prefixed")
+    return xml
+
+
+def _workbook_xml(data: bytes, new_sheets: Sequence[tuple[str, str, str]], theirs: bytes, first: bool,
+                  player_sheets: int, tabs: int) -> bytes:
+    """The player's workbook part with ``new_sheets`` (name, relation id, state) put first or last, every
+    local name of a sheet moved past them moved on, their own print names given their sheets' places, and
+    the first of them the active tab."""
     if not data.lstrip().startswith((b"<?xml", b"<workbook")) or re.search(rb"<externalReferences\b", data):
         raise CannotCompose("workbook: prefixed, or with external references")
     ids = [int(i) for i in re.findall(rb'<sheet\b[^>]*?\ssheetId="(\d+)"', data)]
-    opening = re.search(rb"<sheets\s*>", data)
-    if opening is None or not ids:
+    opening, closing = re.search(rb"<sheets\s*>", data), data.find(b"</sheets>")
+    if opening is None or closing < 0 or not ids:
         raise CannotCompose("workbook: sheets")
-    element = f'<sheet xmlns:r="{REL_NS}" name={quoteattr(tab_name)} sheetId="{max(ids) + 1}" r:id="{tab_id}"/>'
-    data = data[:opening.end()] + element.encode() + data[opening.end():]
-    data = re.sub(rb'(<definedName\b[^>]*?\slocalSheetId=")(\d+)"',
-                  lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + 1), data)
-    names = [n for n in re.findall(rb'<definedName\b[^>]*>.*?</definedName>', theirs, re.S)
-             if b'localSheetId="0"' in n]
+    elements = []
+    for number, (name, rel_id, state) in enumerate(new_sheets, start=max(ids) + 1):
+        shown = "" if state == "visible" else f" state={quoteattr(state)}"
+        elements.append(f'<sheet xmlns:r="{REL_NS}" name={quoteattr(name)} sheetId="{number}"{shown} '
+                        f'r:id="{rel_id}"/>')
+    added = "".join(elements).encode()
+    at = opening.end() if first else closing
+    data = data[:at] + added + data[at:]
+    if first:
+        data = re.sub(rb'(<definedName\b[^>]*?\slocalSheetId=")(\d+)"',
+                      lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + len(new_sheets)), data)
+    offset = 0 if first else player_sheets
+    names = []
+    for name in re.findall(rb"<definedName\b[^>]*>.*?</definedName>", theirs, re.S):
+        local = re.search(rb'\slocalSheetId="(\d+)"', name)
+        if local is None:
+            raise CannotCompose("the new tabs' workbook has a global name")
+        if int(local.group(1)) >= tabs:
+            continue
+        names.append(name[:local.start()] + b' localSheetId="%d"' % (int(local.group(1)) + offset)
+                     + name[local.end():])
     if names:
         block = re.search(rb"<definedNames\s*>", data)
         if block is not None:
@@ -646,17 +831,24 @@ def _workbook_xml(data: bytes, tab_name: str, tab_id: str, theirs: bytes) -> byt
         else:
             end = data.find(b"</sheets>")
             data = data[:end + 9] + b"<definedNames>" + b"".join(names) + b"</definedNames>" + data[end + 9:]
+    active = b' activeTab="%d"' % (0 if first else player_sheets)
 
     def view(found: re.Match[bytes]) -> bytes:
         tag = re.sub(rb'\s(activeTab|firstSheet)="\d*"', b"", found.group(0))
-        return tag[:-2].rstrip() + b' activeTab="0"/>' if tag.endswith(b"/>") else \
-            tag[:-1].rstrip() + b' activeTab="0">'
+        return tag[:-2].rstrip() + active + b"/>" if tag.endswith(b"/>") else tag[:-1].rstrip() + active + b">"
 
-    data = re.sub(rb"<workbookView\b[^>]*>", view, data)
+    data, views = re.subn(rb"<workbookView\b[^>]*>", view, data)
+    if not views:  # no view saved: one, where the schema puts it (just before the sheets)
+        at = re.search(rb"<sheets\s*>", data).start()  # type: ignore[union-attr]
+        data = data[:at] + b"<bookViews><workbookView" + active + b"/></bookViews>" + data[at:]
     root = _parse(data, "workbook (composed)")
-    if root.find(f"{{{MAIN}}}sheets")[0].get("name") != tab_name:  # type: ignore[index]
+    shown = [sheet.get("name") for sheet in root.find(f"{{{MAIN}}}sheets")]  # type: ignore[union-attr]
+    wanted = [name for name, _, _ in new_sheets]
+    if (shown[:len(wanted)] if first else shown[len(shown) - len(wanted):]) != wanted or \
+            len(shown) != player_sheets + len(wanted):
         raise CannotCompose("workbook: not spliced")
     return data
+
 
 
 def _relation(rel_id: str, kind: str, target: str, external: bool) -> str:
@@ -669,8 +861,8 @@ def _relationships(rows: Sequence[str]) -> bytes:
             + "".join(rows) + "</Relationships>").encode()
 
 
-def _content_types(types: dict[str, str]) -> bytes:
-    defaults = {"rels": RELS_TYPE, "xml": "application/xml", "vml": VML_TYPE}
+def _content_types(types: dict[str, str], more_defaults: dict[str, str] | None = None) -> bytes:
+    defaults = {"rels": RELS_TYPE, "xml": "application/xml", "vml": VML_TYPE, **(more_defaults or {})}
     rows = [f"<Default Extension={quoteattr(e)} ContentType={quoteattr(t)}/>" for e, t in defaults.items()]
     rows += [f"<Override PartName={quoteattr('/' + p)} ContentType={quoteattr(t)}/>" for p, t in types.items()
              if not p.endswith(".vml")]
@@ -690,30 +882,35 @@ def _zip(files: dict[str, bytes]) -> bytes:
 
 
 
-
-# ------------------------------------------------------------------------------------- the checked copy
-#: The attribute of an openpyxl workbook holding only a checked copy's new tab: how to compose the rest.
+# ------------------------------------------------------------------------------------ what is composed
+#: The attribute of an openpyxl workbook holding only the new tabs of a checked copy or of a faction's results:
+#: how to compose the rest (a :class:`ComposedCopy`).
 COMPOSED = "_adjudicator_composed"
 
 
 @dataclass
 class ComposedCopy:
-    """A checked copy still to be composed: the player's file, the marks, and today's way should it fail."""
+    """A workbook still to be composed of the player's file and the new tabs: the player's file, the cells
+    to mark, where the new tabs go, and today's way should composing fail."""
 
     player: Path
     marks: list[Mark]
     today: Callable[[], Any]
+    first: bool = True  # the new tabs before the player's sheets (a checked copy), else after them (results)
 
     def bytes(self, wb: Any) -> bytes:
-        """The composed file; ``wb`` holds the new tab (a streamed placeholder) as its only sheet."""
+        """The composed file; ``wb`` holds the new tabs only (streamed placeholders, openpyxl sheets): they
+        are laid out (layout.py) and written by XlsxWriter, then merged in (:func:`compose_bytes`)."""
         from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
         from openpyxl.comments import Comment
 
+        from adjudicator.outputs import layout
         from adjudicator.outputs.fast_save import Untranslatable, save_fast
 
-        tab_name = wb.worksheets[0].title
+        tabs = len(wb.worksheets)
+        layout.lay_out(wb)
 
-        def new_tab(comments: list[list[Mark]]) -> bytes:
+        def new_tabs(comments: list[list[Mark]]) -> bytes:
             for number, marks in enumerate(comments, start=1):
                 helper = wb.create_sheet(f"_comments{number}")
                 for mark in marks:
@@ -725,8 +922,28 @@ class ComposedCopy:
             except Untranslatable as error:
                 raise CannotCompose(str(error)) from None
             finally:
-                for ws in wb.worksheets[1:]:
+                for ws in wb.worksheets[tabs:]:
                     wb.remove(ws)
             return buffer.getvalue()
 
-        return checked_copy_bytes(self.player, new_tab, self.marks, tab_name)
+        return compose_bytes(self.player, new_tabs, self.marks, tabs, self.first)
+
+
+#: The most characters of one reason a note gives (a reason names a part or a cell, never a player's text).
+MOST_REASON = 80
+
+
+def note_slow_copies(notes: list[Msg], slow_ways: Sequence[str | None]) -> None:
+    """Add to ``notes`` the one line ``check`` and ``run`` print when copies (checked copies, results) were
+    made the slow way (today's, openpyxl's) because composing failed: how many, and why (each reason once,
+    the first three); nothing when every copy was composed. A run's checked copies and results make one line."""
+    reasons = [reason for reason in slow_ways if reason]
+    if not reasons:
+        return
+    earlier = next((i for i, note in enumerate(notes) if "slow_ways" in note.params), None)
+    if earlier is not None:
+        reasons = [*notes.pop(earlier).params["slow_ways"], *reasons]
+    distinct = list(dict.fromkeys(reason.splitlines()[0][:MOST_REASON] for reason in reasons))
+    notes.append(msg_n("{count} workbook made the slow way (its parts could not be composed): {reasons}",
+                       "{count} workbooks made the slow way (their parts could not be composed): {reasons}",
+                       len(reasons), count=len(reasons), reasons="; ".join(distinct[:3]), slow_ways=tuple(reasons)))

@@ -1,16 +1,18 @@
 """Workbooks handed back: a checked copy with an Errors tab, and a faction's results.
 
 Both are copies of the workbook the player sent; the original is never opened for writing. An
-``.xlsx``/``.xlsm`` is copied with openpyxl (macros dropped, never run) and saved as ``.xlsx`` (written by
-XlsxWriter: :mod:`adjudicator.outputs.fast_save`); an ``.ods`` (or a file openpyxl cannot load) is rebuilt from
-its cell values.
+``.xlsx``/``.xlsm`` is composed of the player's own parts and the new tabs (:mod:`adjudicator.outputs.compose`:
+the new tabs alone are built here, :func:`checked_copy` and :func:`composed_results`), or, when composing is
+not sure or ``ADJUDICATOR_COMPOSE=0``, copied with openpyxl (macros dropped, never run) and saved as ``.xlsx``
+(written by XlsxWriter: :mod:`adjudicator.outputs.fast_save`); an ``.ods`` (or a file openpyxl cannot load) is
+rebuilt from its cell values.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import openpyxl
@@ -88,9 +90,16 @@ def problem_rows(problems: Sequence[Problem]) -> list[list[Any]]:
     ]
 
 
-#: Set to 0: checked copies saved by fast_save.py are made the openpyxl way, not composed of the player's parts
-#: (compose.py).
+#: Set to 0: checked copies and results saved by fast_save.py are made the openpyxl way, not composed of the
+#: player's parts (compose.py).
 COMPOSE_ENV = "ADJUDICATOR_COMPOSE"
+
+
+def composable(submission: Submission | None) -> bool:
+    """Whether a copy of ``submission`` is composed of its parts (compose.py): an accepted-for-reading
+    ``.xlsx``/``.xlsm``, unless ``ADJUDICATOR_COMPOSE=0``; an ``.ods``, a refused file or none: today's way."""
+    return submission is not None and os.environ.get(COMPOSE_ENV) != "0" and submission.book is not None and \
+        submission.path.suffix.lower() in (".xlsx", ".xlsm")
 
 
 def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> Workbook:
@@ -100,8 +109,7 @@ def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> W
     Streamed (unless ``ADJUDICATOR_COMPOSE=0``), an ``.xlsx``/``.xlsm`` is not loaded: the workbook returned holds
     only the Errors tab and how :func:`adjudicator.outputs.fast_save.atomic_save_fast` composes the copy of the
     player's parts (compose.py), or makes it this way should composing fail."""
-    if streamed and os.environ.get(COMPOSE_ENV) != "0" and submission.book is not None and \
-            submission.path.suffix.lower() in (".xlsx", ".xlsm"):
+    if streamed and composable(submission):
         return _to_compose(submission, lang)
     return _checked_copy(submission, lang, streamed)
 
@@ -212,10 +220,12 @@ def results_workbook(
     lang: str,
     title: Msg,
     streamed: bool = False,
+    new_tabs_only: bool = False,
 ) -> Workbook:
     """The faction's workbook with three new tabs: its orders and their outcomes, its report, its ledger;
-    ``streamed``: the new tabs kept as data for XlsxWriter (see streamed.py)."""
-    if submission is not None:
+    ``streamed``: the new tabs kept as data for XlsxWriter (see streamed.py); ``new_tabs_only``: the player's
+    workbook not loaded, the new tabs alone (to be composed with the player's parts: :func:`composed_results`)."""
+    if submission is not None and not new_tabs_only:
         wb = copy_of(submission)
     else:
         wb = Workbook()
@@ -236,4 +246,19 @@ def results_workbook(
     for ws in wb.worksheets:
         ws.sheet_view.tabSelected = ws is wb.worksheets[first]
     neutral_properties(wb, title.render(lang))
+    return wb
+
+
+def composed_results(submission: Submission | None, build: Callable[[bool], Workbook]) -> Workbook:
+    """A faction's results as :func:`adjudicator.outputs.fast_save.atomic_save_fast` should save them: the new
+    tabs alone (``build(True)``: every new tab, without the player's sheets), composed after the player's own
+    parts (compose.py), or today's whole workbook (``build(False)``) for an ``.ods``, no submission,
+    ``ADJUDICATOR_COMPOSE=0``, or should composing fail."""
+    if not composable(submission):
+        return build(False)
+    from adjudicator.outputs.compose import COMPOSED, ComposedCopy
+
+    assert submission is not None
+    wb = build(True)
+    setattr(wb, COMPOSED, ComposedCopy(submission.path, [], lambda: build(False), first=False))
     return wb

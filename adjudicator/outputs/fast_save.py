@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -35,26 +36,42 @@ class Untranslatable(Exception):
     """The workbook holds something :func:`save_fast` does not write: save it with openpyxl."""
 
 
-def atomic_save_fast(wb: Workbook, path: Path) -> bool:
+@dataclass(frozen=True)
+class Saved:
+    """How :func:`atomic_save_fast` saved a workbook: true when XlsxWriter wrote it (or it was composed);
+    ``slow_way``: why a workbook meant to be composed of the player's parts (compose.py) was made the openpyxl
+    way instead."""
+
+    by_xlsxwriter: bool
+    slow_way: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.by_xlsxwriter
+
+
+def atomic_save_fast(wb: Workbook, path: Path) -> Saved:
     """Lay ``wb`` out (widths, heights, print setup: layout.py) and write it atomically at ``path`` with
-    :func:`save_workbook`: the same workbook :func:`adjudicator.outputs.writing.atomic_save` gives. True when
-    XlsxWriter wrote it."""
+    :func:`save_workbook`: the same workbook :func:`adjudicator.outputs.writing.atomic_save` gives. A workbook
+    holding only new tabs and how to compose them with the player's file (compose.py) is composed, or made
+    today's way should that fail (the answer then says why)."""
     from adjudicator.outputs import compose, layout
     from adjudicator.outputs.writing import _atomic
 
     composed = getattr(wb, compose.COMPOSED, None)
-    if composed is not None:  # a checked copy made of the player's parts and the new tab (compose.py)
+    slow_way = None
+    if composed is not None:  # a checked copy or results made of the player's parts and the new tabs
         try:
             data = composed.bytes(wb)
-        except Exception:  # noqa: BLE001 - CannotCompose, or anything unforeseen: today's copy, nothing lost
+        except Exception as error:  # noqa: BLE001 - CannotCompose, or anything unforeseen: today's way
+            slow_way = str(error) or type(error).__name__
             wb = composed.today()
         else:
             _atomic(path, lambda temporary: Path(temporary).write_bytes(data))
-            return True
+            return Saved(True)
     layout.lay_out(wb)
     written: list[bool] = []
     _atomic(path, lambda temporary: written.append(save_workbook(wb, temporary)))
-    return written[0]
+    return Saved(written[0], slow_way)
 
 
 def save_workbook(wb: Workbook, target: str | Path) -> bool:

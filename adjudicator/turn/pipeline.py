@@ -27,7 +27,8 @@ from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.intake.safety import Limits, counted_limits
 from adjudicator.intake.submissions import Submission, flag_duplicates, inbox_files, load_submission, sha256_of
-from adjudicator.outputs.faction_workbooks import checked_copy, outcome_rows, results_workbook
+from adjudicator.outputs.compose import note_slow_copies
+from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_rows, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.parallel import in_parallel
 from adjudicator.outputs.streamed import stream_new_tabs
@@ -208,7 +209,8 @@ def _write_checked(folder: CampaignFolder, campaign: Campaign, submissions: list
         jobs.append(lambda s=submission, t=target: atomic_save_fast(
             checked_copy(s, _language_of(s, campaign), streamed=True), t))
         written[submission.name] = target
-    in_parallel(jobs)  # on both cores: see parallel.py
+    saved = in_parallel(jobs)  # on both cores: see parallel.py
+    note_slow_copies(folder.recovered, [getattr(s, "slow_way", None) for s in saved])  # told with the notes
     return written
 
 
@@ -397,23 +399,29 @@ def _stage(
     results_dir.mkdir()
     pictures = turn_pictures(folder, base, campaign, ruleset, result, ledger, staging)
 
-    def write_results(faction: str) -> str:
+    def write_results(faction: str) -> tuple[str, str | None]:
+        """The faction's results workbook written; its digest, and why it was made the slow way (or None)."""
         lang = campaign.factions[faction].language
         submission = taken.get(faction)
-        wb = results_workbook(
-            submission, faction, label,
-            [o for o in result.outcomes if o.faction == faction],
-            result.faction_reports.get(faction, []),
-            ledger.for_faction(faction),
-            lang,
-            msg("Results of turn {turn}", turn=turn),
-            streamed=True,  # the new tabs written by XlsxWriter from their data (streamed.py)
-        )
-        add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
-        pictures.decorate_results(wb, faction, submission, result, lang, label)
+
+        def build(new_tabs_only: bool) -> Any:
+            wb = results_workbook(
+                submission, faction, label,
+                [o for o in result.outcomes if o.faction == faction],
+                result.faction_reports.get(faction, []),
+                ledger.for_faction(faction),
+                lang,
+                msg("Results of turn {turn}", turn=turn),
+                streamed=True,  # the new tabs written by XlsxWriter from their data (streamed.py)
+                new_tabs_only=new_tabs_only,  # composed with the player's parts (compose.py)
+            )
+            add_verification_tab(wb, dice, ruleset, campaign, faction, lang, label)
+            pictures.decorate_results(wb, faction, submission, result, lang, label)
+            return wb
+
         path = results_dir / f"{faction}.xlsx"
-        atomic_save_fast(wb, path)
-        return sha256_of(path)
+        saved = atomic_save_fast(composed_results(submission, build), path)
+        return sha256_of(path), saved.slow_way
 
     def write_master() -> list[Msg]:
         """campaign.xlsx of the next turn; its answer: the earlier tabs a new language could not rewrite."""
@@ -440,9 +448,10 @@ def _stage(
 
     # the factions' workbooks and the master, on both cores (see parallel.py); the master, the largest, first
     factions = sorted(campaign.factions)
-    stale, *hashes = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
+    stale, *written = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
     folder.recovered += stale  # told to the GM with the run's notes
-    result_hashes = dict(zip(factions, hashes, strict=True))
+    note_slow_copies(folder.recovered, [slow_way for _, slow_way in written])  # one line with the copies'
+    result_hashes = dict(zip(factions, [digest for digest, _ in written], strict=True))
     return {
         "turn": turn,
         "ruleset": ruleset.name,
