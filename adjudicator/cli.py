@@ -16,7 +16,7 @@ import shutil
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -28,13 +28,13 @@ from adjudicator.engine.registry import UnknownRulesetError, broken, find_rulese
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
 from adjudicator.i18n import click as click_i18n
 from adjudicator.i18n.click import language_from_environment
-from adjudicator.intake.deadlines import missing_reasons
-from adjudicator.intake.submissions import Submission
 from adjudicator.lazy_commands import add_all, add_lazy_command
 from adjudicator.outputs.problem_blocks import whole_column
 from adjudicator.outputs.safe_text import for_terminal, terminal_text
-from adjudicator.store.folder import CampaignBusyError
-from adjudicator.turn import pipeline
+
+if TYPE_CHECKING:  # the pipeline (openpyxl, pandas, the writers) is imported by the commands that use it
+    from adjudicator.intake.submissions import Submission
+    from adjudicator.turn import pipeline
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
@@ -73,6 +73,9 @@ def guarded(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
+        from adjudicator.store.folder import CampaignBusyError
+        from adjudicator.turn import pipeline
+
         lang = State.lang or "en"
         try:
             command(*args, **kwargs)
@@ -118,6 +121,8 @@ def summary(submissions: list[Submission], missing: list[str], checked: dict[str
             say(msg("Checked copy of {file}: {path}", file=s.name, path=str(checked[s.name])), lang)
     if missing:
         say(msg("No valid workbook yet from: {factions}.", factions=", ".join(missing)), lang, "yellow")
+        from adjudicator.intake.deadlines import missing_reasons
+
         for reason in missing_reasons(submissions, missing):
             say(reason, lang, "yellow")
     problems = [p for s in submissions for p in s.problems]
@@ -219,6 +224,8 @@ def rulesets_command() -> None:
 @guarded
 def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
     """Start a campaign in FOLDER."""
+    from adjudicator.turn import pipeline
+
     lang = State.lang or "en"
     try:
         ruleset = find_ruleset(ruleset_name)
@@ -246,6 +253,8 @@ def new_command(ruleset_name: str, folder: Path, example: bool) -> None:
 @guarded
 def templates_command(folder: Path) -> None:
     """Write one order workbook per faction for the current turn."""
+    from adjudicator.turn import pipeline
+
     lang = State.lang or "en"
     paths = pipeline.make_templates(folder)
     for path in paths:
@@ -258,6 +267,8 @@ def templates_command(folder: Path) -> None:
 @guarded
 def check_command(folder: Path, files: tuple[Path, ...]) -> None:
     """Validate submitted workbooks (FILES, or those in FOLDER/inbox) without resolving anything."""
+    from adjudicator.turn import pipeline
+
     outcome = pipeline.check(folder, list(files))
     lang = language(outcome.campaign.language)
     show_notes(outcome.notes, lang)
@@ -279,6 +290,8 @@ def check_command(folder: Path, files: tuple[Path, ...]) -> None:
 def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_missing: bool, reprocess: bool,
                 stop_for_gm: bool) -> None:
     """Validate, resolve the turn and write the results."""
+    from adjudicator.turn import pipeline
+
     outcome = pipeline.run(folder, list(files), seed, allow_missing, reprocess, stop_for_gm)
     lang = language(outcome.campaign.language)
     show_notes(outcome.notes, lang)
@@ -318,6 +331,8 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
 @guarded
 def demo_command(out: Path) -> None:
     """Run one turn of every bundled example campaign, end to end."""
+    from adjudicator.turn import pipeline
+
     lang = State.lang or "en"
     out.mkdir(parents=True, exist_ok=True)
     for name, ruleset in installed().items():

@@ -36,6 +36,9 @@ FLOOR = ("import sys, openpyxl, python_calamine as pc; b = pc.CalamineWorkbook.f
 def _timed(args: list[str], cwd: Path, code: Path | None = None) -> tuple[float, float]:
     """CPU (user + sys) and wall seconds of one child process (``code``: the adjudicator package's checkout)."""
     env = {**os.environ, "COLUMNS": "80"}
+    # The floor's libraries are byte-compiled when installed, as an installed adjudicator is: with
+    # PYTHONDONTWRITEBYTECODE set, an editable checkout would compile its own modules in every run instead.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if code is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(code), *filter(None, [os.environ.get("PYTHONPATH")])])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -30,6 +30,10 @@ def _points() -> dict[str, EntryPoint]:
     return {point.name: point for point in entry_points(group=GROUP)}
 
 
+#: The rulesets loaded so far, by entry point (see :func:`loaded`).
+_LOADED: dict[str, Ruleset] = {}
+
+
 @cache
 def _load_one(name: str) -> Ruleset | str:
     """The ruleset of one entry point, or why it cannot be loaded (only its own modules are imported)."""
@@ -44,6 +48,7 @@ def _load_one(name: str) -> Ruleset | str:
             raise InvalidRulesetError(f"entry point {point.name!r} loads the ruleset {obj.name!r}")
     except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, not fatal
         return f"{type(exc).__name__}: {exc}"
+    _LOADED[name] = obj
     return obj
 
 
@@ -67,6 +72,7 @@ def _forget() -> None:
     """Forget the entry points and every ruleset loaded (tests swap the entry points)."""
     _points.cache_clear()
     _load_one.cache_clear()
+    _LOADED.clear()
     _forget_loaded()
 
 
@@ -76,6 +82,12 @@ _load.cache_clear = _forget  # type: ignore[method-assign]
 def installed() -> dict[str, Ruleset]:
     """The rulesets that loaded, by name (every plugin is imported)."""
     return _load()[0]
+
+
+def loaded() -> list[Ruleset]:
+    """The rulesets loaded so far (by :func:`find_ruleset` or :func:`installed`), none imported for this: a
+    question about the campaign's own ruleset is answered without importing the others."""
+    return list(_LOADED.values())
 
 
 def broken() -> dict[str, str]:

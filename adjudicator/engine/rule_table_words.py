@@ -177,10 +177,12 @@ def ruleset_words(ruleset: Any) -> TableWords:
 
 @cache
 def package_words(package: str) -> TableWords:
-    """The words of the installed ruleset whose data package is ``package`` (none for an unknown package)."""
-    from adjudicator.engine.registry import installed
+    """The words of the installed ruleset whose data package is ``package`` (none for an unknown package): the
+    rulesets already loaded first (the campaign's, when its master is read), every installed one only if need be."""
+    from adjudicator.engine.registry import installed, loaded
 
-    for ruleset in installed().values():
-        if ruleset.data_package == package:
-            return ruleset_words(ruleset)
+    for rulesets in (loaded, lambda: installed().values()):
+        for ruleset in rulesets():
+            if ruleset.data_package == package:
+                return ruleset_words(ruleset)
     return NO_WORDS

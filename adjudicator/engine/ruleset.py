@@ -13,9 +13,7 @@ from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.dice import Dice
 from adjudicator.engine.ledger import Ledger
@@ -23,6 +21,9 @@ from adjudicator.engine.parameters import ParameterTable
 from adjudicator.engine.problems import Problem, ProblemList, Severity
 from adjudicator.engine.sheets import Column, TableSchema, records
 from adjudicator.i18n import N_, Msg
+
+if TYPE_CHECKING:  # pandas is imported where frames are built, not by every module that names the type
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ class GmInputs:
     def entered(self, schema: TableSchema) -> pd.DataFrame:
         """What the GM entered in a sheet, the rows with a bad cell included, in the sheet's columns: the sheet as
         it goes back to the GM with the turn's requests."""
+        import pandas as pd
+
         kept = [r for _, r in self.rows(schema.key, include_invalid=True)]
         return pd.DataFrame([{k: r.get(k) for k in schema.keys()} for r in kept], columns=schema.keys())
 

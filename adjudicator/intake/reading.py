@@ -16,9 +16,8 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import pandas as pd
 from python_calamine import CalamineError, CalamineWorkbook
 
 from adjudicator.engine.problems import Problem, ProblemList, Severity
@@ -26,6 +25,9 @@ from adjudicator.engine.sheets import TableSchema
 from adjudicator.i18n import fold, msg, msg_n
 from adjudicator.intake.columns import get_column_letter
 from adjudicator.intake.safety import DEFAULT_LIMITS, Limits, corrupt_file_problem, inspect
+
+if TYPE_CHECKING:  # pandas is imported when a table's frame is built: reading a workbook alone does not need it
+    import pandas as pd
 
 HEADER_SEARCH_ROWS = 15
 #: Unknown headers named one by one in the F06 warning; the rest are counted.
@@ -225,6 +227,8 @@ def read_table(
                 record[key] = None
         records.append(record)
         index.append(row_number)
+    import pandas as pd
+
     row_index = pd.Index(index, name="row", dtype="int64")
     frame = pd.DataFrame(
         {key: pd.Series([r[key] for r in records], index=row_index, dtype=object) for key in mapping},

@@ -6,6 +6,8 @@ after the turn and every combat; the public map shows the systems alone."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
+from typing import Any
 
 from adjudicator.engine.ruleset import Campaign, TurnResult
 from adjudicator.engine.sheets import records
@@ -26,6 +28,28 @@ from adjudicator.rulesets.inner_sphere import hexmap
 
 ATTACKS = ("Raid", "Invade")
 UNKNOWN_OWNER = "?"  # forces espionage found, whose owner the report does not say
+
+#: The last systems table read by :func:`_unknown_systems`: (its frame, kept alive so that its id stays its own;
+#: its places).
+_SYSTEMS: list[Any] = []
+
+
+def _unknown_systems(frame: Any) -> list[Place]:
+    """Every system as a reader who holds none of it sees it: built once for all the readers of a turn and shared by
+    their views (a place is frozen), as every reader's view holds the whole map."""
+    if _SYSTEMS and _SYSTEMS[0] is frame:
+        return _SYSTEMS[1]
+    places = []
+    for _, r in records(frame):
+        hex_ = text(r.get("hex"))
+        try:
+            col, row = hexmap.parse(hex_)
+        except ValueError:
+            continue
+        places.append(Place(hex_, f"{hex_} {text(r.get('name'))}", col, row, owner=None, disputed=False,
+                            known=False))
+    _SYSTEMS[:] = [frame, places]
+    return places
 
 
 def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
@@ -77,16 +101,10 @@ def map_view(campaign: Campaign, result: TurnResult, reader: str) -> MapView:
                 path.append(hex_)
         if len(path) > 1:
             arrows.append(Arrow(owner, tuple(path), ship))
-    places = []
-    for _, r in records(campaign.tables.get("systems")):
-        hex_ = text(r.get("hex"))
-        try:
-            col, row = hexmap.parse(hex_)
-        except ValueError:
-            continue
-        owner, disputed = holders.get(hex_, (None, False))
-        places.append(Place(hex_, f"{hex_} {text(r.get('name'))}", col, row, owner=owner or None, disputed=disputed,
-                            known=reader != PUBLIC and hex_ in holders))
+    places = [place if place.id not in holders else
+              replace(place, owner=holders[place.id][0] or None, disputed=holders[place.id][1],
+                      known=reader != PUBLIC)
+              for place in _unknown_systems(campaign.tables.get("systems"))]
     return MapView(Layout.HEX, reader, campaign.turn, tuple(sorted(campaign.factions)), places, [],
                    [u for u in units if u.place], arrows, sorted(set(battles), key=lambda b: b.place))
 
