@@ -45,12 +45,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
 from defusedxml import ElementTree as SafeTree
 
 from adjudicator.i18n import Msg, msg_n
 from adjudicator.outputs.reproducible import FIXED_DATE, fixed_dates
+
+
+def quoteattr(value: str) -> str:
+    """``value`` quoted as an XML attribute, as xml.sax.saxutils.quoteattr quotes it (importing that module pulls
+    in urllib, http, ssl and email)."""
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    value = value.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in value:
+        return f'"{value}"'
+    if "'" not in value:
+        return f"'{value}'"
+    return '"' + value.replace('"', "&quot;") + '"'
+
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
