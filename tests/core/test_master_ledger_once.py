@@ -1,0 +1,42 @@
+"""The run writes the master's Ledger and Dice once a turn (write_state leaves them to the turn's append), and
+the master is the same, byte for byte, as when they were written twice: in the campaign's language and after
+the GM changed it."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.registry import find_ruleset
+from adjudicator.outputs.fast_save import atomic_save_fast
+from adjudicator.outputs.streamed import stream_new_tabs
+from adjudicator.store import master
+from adjudicator.turn import pipeline
+
+
+def _written(path: Path, target: Path, language: str | None, ledger: bool) -> bytes:
+    loaded = master.load_campaign(path, find_ruleset, ProblemList())
+    assert loaded is not None
+    campaign, ruleset = loaded
+    if language is not None:
+        campaign = dataclasses.replace(campaign, language=language)
+    wb = stream_new_tabs(master.open_master(path))
+    master.write_state(wb, ruleset, campaign, campaign.tables, campaign.turn + 1, ledger=ledger)
+    master.append_ledger_and_dice(wb, [], [], campaign.language)
+    atomic_save_fast(wb, target)
+    return target.read_bytes()
+
+
+@pytest.mark.parametrize("language", [None, "es"])
+def test_the_ledger_written_once_gives_the_same_master(example: Path, tmp_path: Path, language: str | None) -> None:
+    assert pipeline.run(example).status == "resolved"
+    path = example / "campaign.xlsx"
+    ledger = master._sheet_of(openpyxl.load_workbook(path, read_only=False), master.LEDGER)  # noqa: SLF001
+    assert ledger is not None and ledger.max_row > 10  # earlier turns' lines to write again
+    twice = _written(path, tmp_path / "twice.xlsx", language, ledger=True)
+    once = _written(path, tmp_path / "once.xlsx", language, ledger=False)
+    assert once == twice
