@@ -40,3 +40,27 @@ def test_the_ledger_written_once_gives_the_same_master(example: Path, tmp_path: 
     twice = _written(path, tmp_path / "twice.xlsx", language, ledger=True)
     once = _written(path, tmp_path / "once.xlsx", language, ledger=False)
     assert once == twice
+
+
+def test_a_new_turns_tabs_are_kept_after_the_earlier_ones_and_all_rewritten_in_a_new_language(
+        example: Path, tmp_path: Path) -> None:
+    from adjudicator.engine.ruleset import ReportTable
+    from adjudicator.i18n import gettext_in, msg
+    from adjudicator.store import turn_tabs
+
+    assert pipeline.run(example).status == "resolved"
+    path = tmp_path / "next.xlsx"
+    wb = stream_new_tabs(master.open_master(example / "campaign.xlsx"))
+    earlier = turn_tabs._tabs(wb)  # noqa: SLF001
+    assert earlier and {t["turn"] for t in earlier} == {3}
+    turn_tabs.add_turn_tabs(wb, 4, {"o": ("Orders", [msg("Faction"), "a"], [["ALPHA", msg("done")]])},
+                            [ReportTable("k", msg("Report"), ["h"], [[msg("done")]])], "ru")
+    atomic_save_fast(wb, path)
+    again = stream_new_tabs(master.open_master(path))
+    kept = turn_tabs._tabs(again)  # noqa: SLF001
+    assert kept[: len(earlier)] == earlier and [t["turn"] for t in kept[len(earlier):]] == [4, 4]
+    assert kept[-2]["tables"][0]["rows"] == [["ALPHA", kept[-2]["tables"][0]["rows"][0][1]]]
+    turn_tabs.rewrite_turn_tabs(again, "es")
+    rewritten = turn_tabs._tabs(again)  # noqa: SLF001
+    assert all(t["lang"] == "es" and t["sheet"] in again.sheetnames for t in rewritten)
+    assert f"T04 {gettext_in('es', 'Orders')}" in again.sheetnames
