@@ -34,6 +34,7 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -160,12 +161,15 @@ class _Styles:
     def realign(self, cell: Cell, change: Callable[[Alignment | None], Alignment]) -> None:
         """``cell.alignment = change(cell.alignment)``, openpyxl's lookup of the new alignment done once per
         alignment and change (assigning a style hashes it and searches the workbook's list of them)."""
-        style = cell._style  # noqa: SLF001
+        style = cell._style  # noqa: SLF001 - None until the cell is given a style
         key = (change, style.alignmentId if style else 0)
         made = self.realigned.get(key)
-        if made is None or not style:
+        if made is None:
             cell.alignment = change(cell.alignment)
             self.realigned[key] = cell._style.alignmentId  # noqa: SLF001
+        elif style is None:  # an unstyled cell: the default style but for the alignment, as openpyxl makes it
+            cell._style = StyleArray()  # noqa: SLF001
+            cell._style.alignmentId = made  # noqa: SLF001
         else:
             style.alignmentId = made
 

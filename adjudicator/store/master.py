@@ -256,10 +256,11 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
 
 
 def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict[str, pd.DataFrame],
-                turn: int) -> list[Msg]:
+                turn: int, ledger: bool = True) -> list[Msg]:
     """Write the campaign's state (settings, parameters, state tables, Ledger and Dice) in its language, and
     every earlier turn's tabs again when they are in another; what the GM must be told (the tabs that could
-    not be written again)."""
+    not be written again). ``ledger`` False: the Ledger and Dice are left to the caller, who writes them
+    wholly with the turn's lines (:func:`append_ledger_and_dice`), so all turns' rows are not written twice."""
     lang = campaign.language
     settings = dict(campaign.settings) if turn <= campaign.turn else next_turn_settings(dict(campaign.settings))
     settings.update({"campaign": campaign.campaign_id, "title": campaign.title, "ruleset": ruleset.name,
@@ -281,7 +282,7 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
         if schema.key == RULE_TABLES.key:  # the tables, rows and columns in the campaign's words
             rows = shown_rows(ruleset, frame, lang)
         _replace_table(wb, schema, rows, lang)
-    if _sheet_of(wb, LEDGER) is not None:
+    if ledger and _sheet_of(wb, LEDGER) is not None:
         append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
     from adjudicator.outputs.maps.stored import redraw_map_tabs
     from adjudicator.store.stale_tabs import StaleTabs, stale_note

@@ -84,7 +84,6 @@ def add_turn_tabs(wb: Workbook, turn: int, order_tables: Mapping[str, OrderTable
                   lang: str) -> None:
     """The turn's tabs: one orders tab per order sheet ("T03 Orders", or "T03 Orders Repairs" when the
     ruleset has several), each under that sheet's own headers, then the GM's report; each kept as data too."""
-    tabs = _tabs(wb)
     several = len(order_tables) > 1
     new = [{"turn": turn, "kind": "orders", "title": title if several else None,
             "tables": [{"headers": headers, "rows": rows}]} for title, headers, rows in order_tables.values()]
@@ -92,13 +91,20 @@ def add_turn_tabs(wb: Workbook, turn: int, order_tables: Mapping[str, OrderTable
                 "tables": [{"key": t.key, "title": t.title, "headers": t.headers, "rows": t.rows} for t in reports]})
     for tab in new:
         tab.update(lang=lang, sheet=WRITERS[tab["kind"]](wb, tab, lang).title)
-    _save_tabs(wb, [t for t in tabs if t["turn"] != turn] + new)
+    heads = _heads(wb)
+    if heads and all(head["turn"] != turn for head in heads):  # the earlier turns' lines stay as they are
+        _append_tabs(wb[SOURCE], new)
+        return
+    _save_tabs(wb, [t for t in _tabs(wb) if t["turn"] != turn] + new)
 
 
 def rewrite_turn_tabs(wb: Workbook, lang: str) -> None:
     """Write again, in ``lang``, every turn tab written in another language (in place, same position),
     and the GM's map tabs' names and titles."""
-    tabs = _tabs(wb)
+    if all(head["lang"] == lang or head["sheet"] not in wb.sheetnames for head in _heads(wb)):
+        tabs: list[dict[str, Any]] = []  # none to write again: their rows are not read
+    else:
+        tabs = _tabs(wb)
     changed = False
     for tab in tabs:
         if tab["lang"] == lang or tab["sheet"] not in wb.sheetnames:
@@ -178,10 +184,22 @@ def _tabs(wb: Workbook) -> list[dict[str, Any]]:
     return tabs
 
 
+def _heads(wb: Workbook) -> list[dict[str, Any]]:
+    """The ``tab`` lines of the source sheet (turn, kind, language, sheet of each tab), its rows left unread."""
+    if SOURCE not in wb.sheetnames:
+        return []
+    return [json.loads(str(text)) for kind, text in wb[SOURCE].iter_rows(min_row=1, max_col=2, values_only=True)
+            if kind == "tab" and text]
+
+
 def _save_tabs(wb: Workbook, tabs: Sequence[Mapping[str, Any]]) -> None:
     """Rewrite the source sheet: a ``tab`` line, then per table a ``table`` line and its ``row`` lines (one
     cell each, so that no cell grows past a spreadsheet's 32,767 characters)."""
-    ws = hidden_sheet(wb, SOURCE, fresh=True)
+    _append_tabs(hidden_sheet(wb, SOURCE, fresh=True), tabs)
+
+
+def _append_tabs(ws: Any, tabs: Sequence[Mapping[str, Any]]) -> None:
+    """The lines of ``tabs`` after the source sheet's own (see :func:`_save_tabs`)."""
     for tab in tabs:
         head = {k: v for k, v in tab.items() if k != "tables"}
         ws.append(["tab", json.dumps(head, ensure_ascii=False, sort_keys=True, separators=(",", ":"))])

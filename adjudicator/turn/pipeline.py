@@ -426,7 +426,7 @@ def _stage(
     def write_master() -> list[Msg]:
         """campaign.xlsx of the next turn; its answer: the earlier tabs a new language could not rewrite."""
         wb = stream_new_tabs(master.open_master(base))  # the turn's tabs written from their data (streamed.py)
-        stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1)
+        stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1, ledger=False)  # written next
         master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
         order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
         for faction, submission in sorted(taken.items()):
