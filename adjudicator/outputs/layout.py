@@ -306,6 +306,21 @@ def number_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last:
     return [col for col, only_numbers in numbers.items() if only_numbers]
 
 
+def text_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last: int) -> set[int]:
+    """The columns whose cells (row, column, value, data type) in rows ``first`` to ``last`` hold a text as well
+    as numbers: their numbers stand left, as the texts and the header do (right-aligned, a lone 0 among
+    "1 (CG 1)"s stood a column's width away from the others)."""
+    texts: set[int] = set()
+    numbers: set[int] = set()
+    for row, col, value, kind in cells:
+        if first <= row <= last:
+            if _is_number(value, kind):
+                numbers.add(col)
+            elif isinstance(value, str) and value.strip():
+                texts.add(col)
+    return texts & numbers
+
+
 def number_cells(cells: Iterable[tuple[int, int, Any, str]], header: int, first: int,
                  last: int) -> list[tuple[int, int]]:
     """(row, column) of the cells that :func:`number_alignment` aligns: every number of rows ``first`` to

@@ -38,6 +38,7 @@ from adjudicator.outputs.layout import (
     number_cells,
     row_points,
     stack_columns,
+    text_columns,
     text_width,
     wrapped_lines,
 )
@@ -241,9 +242,10 @@ class Cells:
                     self.merges.append((row, first, row, last))
                 columns = max(columns, last)
             row += 1
-        written = ((r, c, entry[0], entry[1]) for r in range(start - 1, row) for c in range(1, columns + 1)
-                   if (entry := self.cells.get((r, c))) is not None)
-        anchors = {first for first, last in spans if last > first}
+        written = [(r, c, entry[0], entry[1]) for r in range(start - 1, row) for c in range(1, columns + 1)
+                   if (entry := self.cells.get((r, c))) is not None]
+        # a number in a text's span, or in a column of texts, stands left, as the texts do (writing.py's)
+        anchors = {first for first, last in spans if last > first} | text_columns(written, start, row - 1)
         for at in number_cells(written, start - 1, start, row - 1):
             entry = self.cells[at]
             entry[2] = (entry[2] or PLAIN).spanned() if at[1] in anchors else (entry[2] or PLAIN).number()

@@ -179,7 +179,7 @@ def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: s
     column holding only numbers, and its header, are aligned by layout.py's number_alignment. With ``spans``
     (a stacked table's: layout.py's stack_columns), each value is written at its span's first column and the
     span's cells merged."""
-    from adjudicator.outputs.layout import align_number_columns, spanned_alignment
+    from adjudicator.outputs.layout import align_number_columns, spanned_alignment, text_columns
 
     row, columns = start, 0
     for values in rows:
@@ -191,9 +191,14 @@ def write_rows(ws: Worksheet, start: int, rows: Iterable[Sequence[Any]], lang: s
             columns = max(columns, last)
         row += 1
     align_number_columns(ws, start - 1, start, row - 1, columns)
-    for first, last in spans:  # a number in a text's span stands left, as the text does
-        for at in range(start - 1, row) if last > first else ():
-            cell = ws._cells.get((at, first))  # noqa: SLF001 - the written cells, none created
+    cells = ws._cells  # noqa: SLF001 - the written cells, none created
+    written = ((r, c, cell.value, cell.data_type) for r in range(start, row) for c in range(1, columns + 1)
+               if (cell := cells.get((r, c))) is not None)
+    # a number in a text's span, or in a column of texts, stands left, as the texts do
+    left = {first for first, last in spans if last > first} | text_columns(written, start, row - 1)
+    for col in sorted(left):
+        for at in range(start - 1, row):
+            cell = cells.get((at, col))
             if cell is not None and cell.has_style and cell.alignment.horizontal == "right":
                 cell.alignment = spanned_alignment(cell.alignment)
     return row

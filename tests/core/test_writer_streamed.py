@@ -66,3 +66,27 @@ def test_openpyxl_savers_fill_the_streamed_tabs_the_old_way(tmp_path: Path) -> N
     assert workbook_face(fallback) == workbook_face(built)
     atomic_save(_workbook(stream=False), built)
     assert workbook_face(plain) == workbook_face(built)
+
+
+def _mixed(stream: bool) -> openpyxl.Workbook:
+    wb = streamed.stream_new_tabs(openpyxl.Workbook(), stream)
+    wb.remove(wb.active)
+    write_report_sheet(wb, "Report T01", [
+        ReportTable("orders", "Orders", ["CO", "Tokens", "Orders spent"],
+                    [["J1", 0, 0], ["A", 1, "1 (CG 1)"], ["B", 1, "2 (CG 1)"]]),
+    ], "en")
+    return wb
+
+
+def test_a_number_among_texts_stands_left_as_the_texts_do_in_both_writers(tmp_path: Path) -> None:
+    built, written = tmp_path / "built.xlsx", tmp_path / "streamed.xlsx"
+    atomic_save_fast(_mixed(stream=False), built)
+    assert atomic_save_fast(_mixed(stream=True), written)
+    assert workbook_face(written) == workbook_face(built)
+    for path in (built, written):
+        report = openpyxl.load_workbook(path)["Report T01"]
+        header, = [row for row in report.iter_rows() if row[0].value == "CO"]
+        zero, = [row for row in report.iter_rows() if row[0].value == "J1"]
+        assert zero[1].alignment.horizontal == "right" and header[1].alignment.horizontal == "right"  # numbers
+        assert zero[2].value == 0 and zero[2].alignment.horizontal == "left"  # a 0 among "1 (CG 1)"s
+        assert header[2].alignment.horizontal != "right"
