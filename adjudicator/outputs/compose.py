@@ -48,7 +48,7 @@ from typing import Any
 
 from defusedxml import ElementTree as SafeTree
 
-from adjudicator.i18n import Msg, msg_n
+from adjudicator.i18n import N_, Joined, Msg, msg_n
 from adjudicator.outputs.reproducible import FIXED_DATE, fixed_dates
 
 
@@ -941,8 +941,36 @@ class ComposedCopy:
         return compose_bytes(self.player, new_tabs, self.marks, tabs, self.first)
 
 
-#: The most characters of one reason a note gives (a reason names a part or a cell, never a player's text).
-MOST_REASON = 80
+#: What a GM is told a workbook held that kept it from being composed, by the kind of part a reason names (the
+#: relationship's kind in "… refers to comments"); any other reason (a part that does not parse, one of the new
+#: tabs' own) is told as :data:`OTHER_PART`. The reasons themselves are technical, in English: kept for the tests.
+PART_WORDS: dict[str, str] = {
+    "comments": N_("the player's own comments"),
+    "the sheet has comments already": N_("the player's own comments"),
+    "vmlDrawing": N_("the player's own comments or form controls"),
+    "drawing": N_("pictures, charts or shapes"),
+    "externalLink": N_("links to other workbooks"),
+    "externalLinkPath": N_("links to other workbooks"),
+    "pivotTable": N_("pivot tables"),
+    "pivotCacheDefinition": N_("pivot tables"),
+    "table": N_("formatted tables"),
+    "chartsheet": N_("chart sheets"),
+    "a sheet that is not a worksheet": N_("chart sheets"),
+    "connections": N_("data connections"),
+    "queryTable": N_("data connections"),
+    "ctrlProp": N_("form controls"),
+    "a part too large, or encrypted": N_("an encrypted or very large part"),
+}
+OTHER_PART = N_("a part the adjudicator does not keep as it is")
+
+
+def reason_words(reason: str) -> str:
+    """The msgid of what ``reason`` (a :class:`CannotCompose` text) says a GM's reader would recognise."""
+    first = reason.splitlines()[0] if reason else ""
+    if first in PART_WORDS:
+        return PART_WORDS[first]
+    kind = first.rpartition(" refers to ")[2] if " refers to " in first else ""
+    return PART_WORDS.get(kind, OTHER_PART)
 
 
 def note_slow_copies(notes: list[Msg], slow_ways: Sequence[str | None]) -> None:
@@ -955,7 +983,8 @@ def note_slow_copies(notes: list[Msg], slow_ways: Sequence[str | None]) -> None:
     earlier = next((i for i, note in enumerate(notes) if "slow_ways" in note.params), None)
     if earlier is not None:
         reasons = [*notes.pop(earlier).params["slow_ways"], *reasons]
-    distinct = list(dict.fromkeys(reason.splitlines()[0][:MOST_REASON] for reason in reasons))
+    distinct = list(dict.fromkeys(reason_words(reason) for reason in reasons))
     notes.append(msg_n("{count} workbook made the slow way (its parts could not be composed): {reasons}",
                        "{count} workbooks made the slow way (their parts could not be composed): {reasons}",
-                       len(reasons), count=len(reasons), reasons="; ".join(distinct[:3]), slow_ways=tuple(reasons)))
+                       len(reasons), count=len(reasons), reasons=Joined(tuple(Msg(m) for m in distinct), "; "),
+                       slow_ways=tuple(reasons)))

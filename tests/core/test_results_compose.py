@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 from adjudicator.dice.source import use_verifiable_dice
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.i18n import gettext_in
 from adjudicator.outputs import compose, faction_workbooks
 from adjudicator.turn import pipeline
 from tests.conftest import convert
@@ -243,7 +244,10 @@ def test_a_part_composing_does_not_keep_makes_the_slow_way_and_is_told(
     slow = [n for n in checked.notes if "slow_ways" in n.params]
     copies = [s for s in checked.submissions if s.problems]
     assert any(s.path == odd for s in copies)  # the example's file has problems: its checked copy, the slow way
-    assert len(slow) == 1 and slow[0].n == 1 and "comments" in slow[0].render(lang)
+    comments = gettext_in(lang, "the player's own comments")  # why, in the GM's words
+    assert comments != "the player's own comments"
+    assert len(slow) == 1 and slow[0].n == 1 and comments in slow[0].render(lang)
+    assert "refers to" not in slow[0].render(lang)  # not the composer's own English
     runner = CliRunner()
     said = runner.invoke(main, ["--lang", lang, "run", str(root)])
     assert said.exit_code == 0, said.output
@@ -258,11 +262,11 @@ def test_a_part_composing_does_not_keep_makes_the_slow_way_and_is_told(
     count = 1  # the results (a run writes no checked copy of an accepted file)
     notes: list[Any] = []
     compose.note_slow_copies(notes, ["-"] * count)
-    told = notes[0].render(lang).rstrip(": -")  # the translated line with its count, before its reasons
-    assert told != notes[0].render("en").rstrip(": -")
+    told = notes[0].render(lang).split("): ")[0]  # the translated line with its count, before its reasons
+    assert told != notes[0].render("en").split("): ")[0]
     output = " ".join(said.output.split())
     assert output.count(told) == 1, said.output  # one line
-    assert "comments" in output.split(told)[1].split("\n")[0], said.output  # and why
+    assert comments in output.split(told)[1].split("\n")[0], said.output  # and why
 
 
 def test_no_line_when_every_copy_is_composed(tmp_path: Path) -> None:
@@ -282,8 +286,22 @@ def test_the_slow_ways_of_one_command_make_one_line() -> None:
     compose.note_slow_copies(notes, ["a part", None, "a part"])
     compose.note_slow_copies(notes, ["another part"])
     assert len(notes) == 1
-    assert notes[0].render("en") == ("3 workbooks made the slow way (their parts could not be composed): a part; "
-                                     "another part")
+    assert notes[0].render("en") == ("3 workbooks made the slow way (their parts could not be composed): "
+                                     "a part the adjudicator does not keep as it is")
+
+
+@pytest.mark.parametrize(("reason", "told"), [
+    ("xl/worksheets/sheet1.xml refers to comments", "the player's own comments"),
+    ("the sheet has comments already", "the player's own comments"),
+    ("xl/worksheets/sheet2.xml refers to drawing", "pictures, charts or shapes"),
+    ("workbook refers to externalLink", "links to other workbooks"),
+    ("workbook refers to pivotCacheDefinition", "pivot tables"),
+    ("a sheet that is not a worksheet", "chart sheets"),
+    ("xl/styles.xml: not well-formed (invalid token)", "a part the adjudicator does not keep as it is"),
+    ("", "a part the adjudicator does not keep as it is"),
+])
+def test_a_reason_is_told_by_what_the_workbook_held(reason: str, told: str) -> None:
+    assert compose.reason_words(reason) == told
 
 
 @pytest.mark.parametrize(("name", "env", "composed"), [
