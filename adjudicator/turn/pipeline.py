@@ -26,7 +26,14 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInp
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.intake.safety import Limits, counted_limits
-from adjudicator.intake.submissions import Submission, flag_duplicates, inbox_files, load_submission, sha256_of
+from adjudicator.intake.submissions import (
+    Submission,
+    flag_duplicates,
+    inbox_files,
+    load_submission,
+    load_submissions,
+    sha256_of,
+)
 from adjudicator.outputs.compose import note_slow_copies
 from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_rows, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
@@ -184,7 +191,7 @@ def limits_of(campaign: Campaign) -> Limits:
 def _submissions(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> list[Submission]:
     paths = files or inbox_files(folder.inbox)
     limits = limits_of(campaign)
-    submissions = [load_submission(p, campaign, ruleset, limits) for p in sorted(paths, key=lambda p: p.name)]
+    submissions = load_submissions(sorted(paths, key=lambda p: p.name), campaign, ruleset, limits)  # both cores
     flag_duplicates(submissions)
     return submissions
 
