@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -143,13 +144,24 @@ def load_submissions(paths: Sequence[Path], campaign: Campaign, ruleset: Ruleset
     submissions = []
     for path, loaded in zip(paths, in_parallel([lambda p=p: job(p) for p in paths]), strict=True):
         if isinstance(loaded, bytes):
-            try:
-                loaded = pickle.loads(loaded)  # noqa: S301 - made by this program's own worker
-            except Exception:  # noqa: BLE001
-                loaded = None
+            loaded = _unpickled(loaded)
         submissions.append(loaded if isinstance(loaded, Submission) else
                            load_submission(path, campaign, ruleset, limits))
     return submissions
+
+
+def _unpickled(data: bytes) -> Submission | None:
+    """The submission a worker sent, or None if it cannot be read back. The collector is held off meanwhile:
+    tens of thousands of small objects (the problems) would start it over and over (4× slower)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)  # noqa: S301 - made by this program's own worker
+    except Exception:  # noqa: BLE001
+        return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def read_sheets(book: WorkbookData, schemas: Sequence[TableSchema], problems: ProblemList) -> dict[str, SheetRows]:

@@ -19,6 +19,7 @@ from typing import Any
 from adjudicator import __version__
 from adjudicator.dice import Dice
 from adjudicator.engine.books import unbalanced
+from adjudicator.engine.collector import fewer_collections
 from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.problems import ProblemList, RulesetFailure
 from adjudicator.engine.registry import find_ruleset
@@ -229,10 +230,11 @@ def check(root: Path, files: list[Path] | None = None) -> CheckOutcome:
 
 
 def _check(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> CheckOutcome:
-    submissions = _submissions(folder, campaign, ruleset, files)
-    taken = {s.faction for s in submissions if s.accepted}
-    outcome = CheckOutcome(campaign, submissions, sorted(set(campaign.factions) - taken))
-    outcome.checked = _write_checked(folder, campaign, submissions)
+    with fewer_collections():  # a quarter of a large check's CPU was the garbage collector's: see collector.py
+        submissions = _submissions(folder, campaign, ruleset, files)
+        taken = {s.faction for s in submissions if s.accepted}
+        outcome = CheckOutcome(campaign, submissions, sorted(set(campaign.factions) - taken))
+        outcome.checked = _write_checked(folder, campaign, submissions)
     return outcome
 
 
