@@ -72,6 +72,7 @@ class NameReader:
         self._legal = set(self.legal)
         self._aliases = aliases or {}
         self._keys: dict[str, str] | None = None
+        self._near: dict[tuple[str, int], list[str]] = {}  # closest of each key asked: a name mistyped on many rows
         self._exact: dict[str, set[str]] = {}
         self._loose: dict[str, set[str]] = {}
         self._digits: dict[str, set[str]] = {}
@@ -109,8 +110,12 @@ class NameReader:
     def closest(self, typed: Any, n: int = 3) -> list[str]:
         if self._keys is None:  # made once a reader, at its first unknown name
             self._keys = {key(v): v for v in self.legal}
-        keys = self._keys
-        return [keys[k] for k in difflib.get_close_matches(key(typed), list(keys), n=n, cutoff=0.5)]
+        keys, typed_key = self._keys, key(typed)
+        near = self._near.get((typed_key, n))
+        if near is None:
+            near = self._near[typed_key, n] = [keys[k] for k in difflib.get_close_matches(typed_key, list(keys), n=n,
+                                                                                          cutoff=0.5)]
+        return list(near)
 
 
 def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],

@@ -414,14 +414,41 @@ def _split(ref: str) -> tuple[int, int]:
     return int(found.group(2)), _column_number(found.group(1))
 
 
+_MERGE_CELL = re.compile(rb'<mergeCell\b[^>]*\bref="([A-Z]+\d+):([A-Z]+\d+)"')
+
+#: A merged range: first row, first column, last row, last column, and its top-left cell's reference.
+MergedRange = tuple[int, int, int, int, str]
+
+
+def merged_ranges(sheet: bytes) -> list[MergedRange]:
+    """The merged ranges of ``sheet``, in the order the sheet lists them (one scan of its XML)."""
+    ranges = []
+    for found in _MERGE_CELL.finditer(sheet):
+        first, last = found.group(1).decode(), found.group(2).decode()
+        try:
+            (r1, c1), (r2, c2) = _split(first), _split(last)
+        except CannotCompose:  # told only when a mark's search reaches it, as when each search read the XML
+            bad = first if _CELL_REF.match(first) is None else last
+            ranges.append((-1, 0, -1, 0, bad))
+            continue
+        ranges.append((r1, c1, r2, c2, first))
+    return ranges
+
+
+def top_left_in(ranges: Sequence[MergedRange], ref: str) -> str:
+    """``ref``, or the top-left cell of the first of ``ranges`` that covers it (where its marks live)."""
+    row, col = _split(ref)
+    for r1, c1, r2, c2, first in ranges:
+        if r1 < 0:
+            raise CannotCompose(f"cell {first}")
+        if r1 <= row <= r2 and c1 <= col <= c2:
+            return first
+    return ref.replace("$", "").upper()
+
+
 def merged_top_left(sheet: bytes, ref: str) -> str:
     """``ref``, or the top-left cell of the merged range that covers it (where its marks live)."""
-    row, col = _split(ref)
-    for found in re.finditer(rb'<mergeCell\b[^>]*\bref="([A-Z]+\d+):([A-Z]+\d+)"', sheet):
-        (r1, c1), (r2, c2) = _split(found.group(1).decode()), _split(found.group(2).decode())
-        if r1 <= row <= r2 and c1 <= col <= c2:
-            return found.group(1).decode()
-    return ref.replace("$", "").upper()
+    return top_left_in(merged_ranges(sheet), ref)
 
 
 _C_TAG = re.compile(rb"<c\b([^>]*?)(/?)>")
@@ -673,10 +700,13 @@ def compose_bytes(player: Path, new_tabs: Callable[[list[list[Mark]]], bytes], m
     sheet_of = {name: part for name, part, _ in package.sheets}
     # the marks, each at its merged range's top-left cell, texts of one cell joined as today
     by_sheet: dict[str, dict[str, Mark]] = {}
+    merged: dict[str, list[MergedRange]] = {}  # each sheet's merged ranges, read once (not once per mark)
     for mark in marks:
         if mark.sheet not in sheet_of:
             continue
-        ref = merged_top_left(parts[sheet_of[mark.sheet]], mark.cell.split(":")[0])
+        if mark.sheet not in merged:
+            merged[mark.sheet] = merged_ranges(parts[sheet_of[mark.sheet]])
+        ref = top_left_in(merged[mark.sheet], mark.cell.split(":")[0])
         cells = by_sheet.setdefault(mark.sheet, {})
         previous = cells.get(ref)
         text = (previous.text + "\n" + mark.text) if previous else mark.text

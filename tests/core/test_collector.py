@@ -1,0 +1,38 @@
+"""The collector's thresholds raised within a check (engine/collector.py) and put back after it."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from adjudicator.engine import collector
+from adjudicator.engine.registry import find_ruleset
+from adjudicator.turn import pipeline
+
+
+def test_collections_are_rare_within_the_block_and_the_thresholds_come_back() -> None:
+    before = gc.get_threshold()
+    with collector.fewer_collections():
+        assert gc.get_threshold()[0] >= collector.FIRST_THRESHOLD > before[0]
+    assert gc.get_threshold() == before
+    with pytest.raises(KeyError), collector.fewer_collections():
+        raise KeyError("a failed check")
+    assert gc.get_threshold() == before
+
+
+def test_a_check_runs_with_rare_collections(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    real = pipeline._write_checked  # noqa: SLF001
+
+    def noted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_write_checked", noted)
+    pipeline.new_campaign(find_ruleset("star_sectors"), tmp_path / "campaign", example=True)
+    before = gc.get_threshold()
+    pipeline.check(tmp_path / "campaign")
+    assert seen == [collector.FIRST_THRESHOLD]
+    assert gc.get_threshold() == before
