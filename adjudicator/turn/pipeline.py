@@ -263,7 +263,8 @@ def run(
     reprocess: bool = False,
     stop_for_gm: bool = False,
 ) -> RunOutcome:
-    with opened(root) as (folder, campaign, ruleset):
+    # as in a check, the collector runs rarely: a turn builds millions of objects that live on (collector.py)
+    with opened(root) as (folder, campaign, ruleset), fewer_collections():
         if reprocess:
             outcome = _reprocess(folder, campaign, ruleset, list(files or []), seed)
         else:
