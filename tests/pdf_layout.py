@@ -120,3 +120,19 @@ def cell_words(xlsx: Path) -> dict[str, set[str]]:
                 words.update(cell.value.split())
         found[ws.title] = words
     return found
+
+
+def printed_lines(pages: list[Page], by_top: bool = False) -> list[list[Word]]:
+    """The words of every page by printed line (the same baseline, or the same top with ``by_top``, within a
+    point), top to bottom, left to right."""
+    found = []
+    for page in pages:
+        lines: list[list[Word]] = []
+        for word in sorted(page.words, key=lambda w: ((w.y0 if by_top else w.y1), w.x0)):
+            edge = word.y0 if by_top else word.y1
+            if lines and abs((lines[-1][0].y0 if by_top else lines[-1][0].y1) - edge) < 1.0:
+                lines[-1].append(word)
+            else:
+                lines.append([word])
+        found += [sorted(line, key=lambda w: w.x0) for line in lines]
+    return found

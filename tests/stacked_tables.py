@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.pdf_layout import Page, Word
+from tests.pdf_layout import Page, Word, printed_lines
 
 #: The widest gap, in text heights, between two words of one cell's line: a space (0.24 of the height in DejaVu
 #: Sans, 0.19 in Carlito: tests/pdf_layout.py); the texts of two cells stand further apart.
@@ -47,20 +47,6 @@ def stacked_tables(ws: Any) -> list[Table]:
             row += 1
         tables.append(Table(_text(ws.cell(title, 1).value), tuple(rows)))
     return tables
-
-
-def printed_lines(pages: list[Page]) -> list[list[Word]]:
-    """The words of every page by printed line (the same baseline), top to bottom, left to right."""
-    found = []
-    for page in pages:
-        lines: list[list[Word]] = []
-        for word in sorted(page.words, key=lambda w: (w.y1, w.x0)):
-            if lines and abs(lines[-1][0].y1 - word.y1) < 1.0:
-                lines[-1].append(word)
-            else:
-                lines.append([word])
-        found += [sorted(line, key=lambda w: w.x0) for line in lines]
-    return found
 
 
 def _placed(line: list[Word], cells: tuple[tuple[int, str], ...]) -> dict[int, tuple[float, float]] | None:

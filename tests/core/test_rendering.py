@@ -22,7 +22,7 @@ import pytest
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import ruleset_catalog
 from adjudicator.turn import pipeline
-from tests.pdf_layout import cell_words, overlaps, past_the_edge, touching
+from tests.pdf_layout import cell_words, overlaps, past_the_edge, printed_lines, touching
 from tests.pdf_layout import pages as read_pages
 
 pytestmark = pytest.mark.libreoffice
@@ -250,20 +250,6 @@ def _as_shown(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _lines(pdf_pages: list[Any]) -> list[list[Any]]:
-    """The words of every page by printed line (the same top, within a point), top to bottom, left to right."""
-    found = []
-    for page in pdf_pages:
-        lines: list[list[Any]] = []
-        for word in sorted(page.words, key=lambda w: (w.y0, w.x0)):
-            if lines and abs(lines[-1][0].y0 - word.y0) < 1.0:
-                lines[-1].append(word)
-            else:
-                lines.append([word])
-        found += [sorted(line, key=lambda w: w.x0) for line in lines]
-    return found
-
-
 def _header_edges(line: list[Any], headers: list[str]) -> list[float] | None:
     """The left edge of each header's cell on ``line`` (its first word's left), or None when the line is not
     that header row."""
@@ -288,7 +274,7 @@ def numbers_out_of_their_cells(rendered: list[tuple[str, Path, Path]]) -> list[s
     for label, workbook, pdf in rendered:
         if "-template-" not in label:
             continue
-        lines = _lines(pages(pdf))
+        lines = printed_lines(pages(pdf), by_top=True)
         for headers, rows in example_tables(workbook):
             at = next((i for i, line in enumerate(lines) if _header_edges(line, headers)), None)
             if at is None:
