@@ -97,6 +97,31 @@ def sheet_rows(path: Path, name_part: str, lang: str = "en") -> list[list[Any]]:
     raise KeyError(f"{name_part!r} not in {book.sheet_names}")
 
 
+def report_table(path: Path, title: str, lang: str = "en") -> list[dict[str, Any]]:
+    """The rows of one titled table of a report sheet, as {English header: value}: values are read under
+    their headers, since a long text spans the blank columns after it."""
+    book = pc.CalamineWorkbook.from_path(str(path))
+    wanted = gettext_in(lang, title)
+    for name in book.sheet_names:
+        if "Report" not in name and gettext_in(lang, "Report") not in name:
+            continue
+        grid = book.get_sheet_by_name(name).to_python()
+        for i, row in enumerate(grid):
+            if row and row[0] == wanted and (len(row) < 2 or row[1] == ""):
+                headers = {col: h for col, h in enumerate(grid[i + 1]) if h != ""}
+                out = []
+                for values in grid[i + 2:]:
+                    if all(v == "" for v in values):
+                        break
+                    out.append({h: _plain(values[col]) if col < len(values) else "" for col, h in headers.items()})
+                return out
+    raise KeyError(title)
+
+
+def _plain(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def all_values(path: Path) -> dict[str, list[list[Any]]]:
     book = pc.CalamineWorkbook.from_path(str(path))
     return {name: book.get_sheet_by_name(name).to_python() for name in book.sheet_names}

@@ -8,11 +8,11 @@ from typing import Any
 
 import python_calamine as pc
 
-from adjudicator.i18n import gettext_in
 from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_save
 from adjudicator.turn import pipeline
 from tests.helpers import make_campaign, state, write_gm
+from tests.helpers import report_table as report
 
 RULESET = "coordinated_orders"
 
@@ -115,30 +115,6 @@ def play(tmp_path: Path | Any, orders: list[dict[str, Any]], reactions: list[dic
     if facts is not None:
         write_gm(root, {"facts": facts})
     return root, pipeline.run(root)
-
-
-def report(path: Path, title: str, lang: str = "en") -> list[dict[str, Any]]:
-    """The rows of one titled table of a report sheet, as {English header: value}."""
-    book = pc.CalamineWorkbook.from_path(str(path))
-    wanted = gettext_in(lang, title)
-    for name in book.sheet_names:
-        if "Report" not in name and gettext_in(lang, "Report") not in name:
-            continue
-        grid = book.get_sheet_by_name(name).to_python()
-        for i, row in enumerate(grid):
-            if row and row[0] == wanted and (len(row) < 2 or row[1] == ""):
-                headers = {col: h for col, h in enumerate(grid[i + 1]) if h != ""}  # a long text spans columns
-                out = []
-                for values in grid[i + 2:]:
-                    if all(v == "" for v in values):
-                        break
-                    out.append({h: _plain(values[col]) if col < len(values) else "" for col, h in headers.items()})
-                return out
-    raise KeyError(title)
-
-
-def _plain(value: Any) -> Any:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def lines(root: Path, faction: str = "PANO") -> dict[tuple[str, int, str], dict[str, Any]]:

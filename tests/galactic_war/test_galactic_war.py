@@ -12,7 +12,7 @@ from adjudicator.rulesets.galactic_war.combat import Contest, Member, Side, figh
 from adjudicator.rulesets.galactic_war.orders.move import parse_free_text
 from adjudicator.turn import pipeline
 from tests.galactic_war.kit import gw, orders, transport_capacity, units
-from tests.helpers import make_campaign, sheet_rows, state, write_gm
+from tests.helpers import make_campaign, report_table, sheet_rows, state, write_gm
 
 # A line of systems 1-2-3-4-5 with 6 beside 3; alpha wormholes at 1 and 5.
 
@@ -140,9 +140,9 @@ def test_battle_trophies_retreat_and_every_roll_logged(tmp_path: Path) -> None:
     after = units(root)
     assert {u: after[u]["system"] for u in after} == {"D2": "3", "B5": "6"}
     assert credits(root) == {"ALPHA": 6, "BETA": 0, "GAMMA": 0}
-    report = sheet_rows(outcome.results["BETA"], "Report")
-    battle = next(r for r in report if r[0] == "3" and r[2] == "ALPHA")
-    assert battle[3:8] == ["BETA", "the attacker holds the system", "ALPHA", 6, "BETA→6"]
+    battle = next(r for r in report_table(outcome.results["BETA"], "Space battles") if r["System"] == "3")
+    assert ([battle[h] for h in ("Attacker", "Defender", "Result", "Winner", "Trophies", "Retreats")]
+            == ["ALPHA", "BETA", "the attacker holds the system", "ALPHA", 6, "BETA→6"])
     lost = [(r[2], r[3], r[4]) for r in rolls(outcome, "BETA") if str(r[4]).startswith("lost")]
     assert lost == [(1, "ALPHA", "lost: D1"), (1, "BETA", "lost: B4, B1"), (2, "BETA", "lost: B2"),
                     (3, "BETA", "lost: B3")]
