@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from adjudicator import __version__
+from adjudicator.blas_threads import one_blas_thread
 from adjudicator.engine.problems import Problem, RulesetFailure
 from adjudicator.engine.registry import UnknownRulesetError, broken, find_ruleset, installed
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
@@ -35,6 +36,8 @@ from adjudicator.outputs.safe_text import for_terminal, terminal_text
 if TYPE_CHECKING:  # the pipeline (openpyxl, pandas, the writers) is imported by the commands that use it
     from adjudicator.intake.submissions import Submission
     from adjudicator.turn import pipeline
+
+one_blas_thread()  # before any command imports numpy (none of the imports above does)
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2

@@ -1,11 +1,12 @@
 """What a command imports, seen from a fresh process (``sys.modules`` when it ends): ``check`` of one workbook
 imports its campaign's ruleset alone and none of the libraries only other commands use; ``--version`` and
-``verify --help`` import neither pandas nor the rulesets. Not timed: the imports themselves, so it cannot regress
-quietly (benchmarks/startup.py times them)."""
+``verify --help`` import neither pandas nor the rulesets; numpy's OpenBLAS starts no thread pool unless the user asks
+for one. Not timed: the imports themselves, so it cannot regress quietly (benchmarks/startup.py times them)."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,10 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
+status = open("/proc/self/status").read() if sys.platform.startswith("linux") else ""
+threads = [int(line.split()[1]) for line in status.splitlines() if line.startswith("Threads:")]
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.stderr.write("\\nTHREADS " + json.dumps(threads[0] if threads else None) + "\\n")
 """
 
 #: Used by other commands only (maps and pictures, dice keys and proofs, mail, typed frames, test doubles).
@@ -36,12 +40,23 @@ NOT_FOR_CHECK = ("matplotlib", "cryptography", "pandera", "typeguard", "unittest
                  "adjudicator.dice.verifiable", "adjudicator.turn.gm_input", "adjudicator.cases")
 
 
-def imported(args: list[str], cwd: Path) -> set[str]:
+#: The variables that size OpenBLAS's pool (adjudicator/blas_threads.py), cleared for the probe unless given.
+BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _probe(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[set[str], int | None]:
+    """The modules ``adjudicator ARGS`` imported and the threads its process had when it ended."""
+    environment = {k: v for k, v in os.environ.items() if k not in BLAS_VARIABLES} | (env or {})
     done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, check=False)
-    line = next((x for x in done.stderr.splitlines() if x.startswith("MODULES ")), None)
-    assert line is not None, done.stderr
-    return set(json.loads(line.removeprefix("MODULES ")))
+                          timeout=120, check=False, env=environment)
+    found = {x.split(" ", 1)[0]: json.loads(x.split(" ", 1)[1]) for x in done.stderr.splitlines()
+             if x.startswith(("MODULES ", "THREADS "))}
+    assert "MODULES" in found, done.stderr
+    return set(found["MODULES"]), found["THREADS"]
+
+
+def imported(args: list[str], cwd: Path) -> set[str]:
+    return _probe(args, cwd)[0]
 
 
 def _under(modules: set[str], package: str) -> set[str]:
@@ -74,3 +89,28 @@ def test_verify_help_needs_no_pandas(tmp_path: Path) -> None:
     assert "adjudicator.dice.verify" in modules
     for package in ("pandas", "adjudicator.rulesets", "adjudicator.turn"):
         assert not _under(modules, package), package
+
+
+def _checked_example(tmp_path: Path, env: dict[str, str] | None = None) -> tuple[set[str], int | None]:
+    root = tmp_path / "star_sectors"
+    shutil.copytree(examples_root() / "star_sectors", root)
+    return _probe(["check", str(root), str(root / "inbox" / "ALPHA.xlsx")], root, env)
+
+
+needs_threads = pytest.mark.skipif(not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2,
+                                   reason="threads counted from /proc; OpenBLAS starts a pool on 2 cores or more")
+
+
+@needs_threads
+def test_check_starts_no_blas_thread_pool(tmp_path: Path) -> None:
+    """numpy (through pandas) is imported, but OpenBLAS's spinning workers are not started: ~0.1 s of CPU."""
+    modules, threads = _checked_example(tmp_path)
+    assert "numpy" in modules
+    assert threads == 1
+
+
+@needs_threads
+def test_a_thread_count_the_user_chose_is_kept(tmp_path: Path) -> None:
+    modules, threads = _checked_example(tmp_path, {"OPENBLAS_NUM_THREADS": "2"})
+    assert "numpy" in modules
+    assert threads == 2
