@@ -33,9 +33,11 @@ FLOOR = ("import sys, openpyxl, python_calamine as pc; b = pc.CalamineWorkbook.f
          "[b.get_sheet_by_name(n).to_python() for n in b.sheet_names]")
 
 
-def _timed(args: list[str], cwd: Path, code: Path | None = None) -> tuple[float, float]:
-    """CPU (user + sys) and wall seconds of one child process (``code``: the adjudicator package's checkout)."""
-    env = {**os.environ, "COLUMNS": "80"}
+def _timed(args: list[str], cwd: Path, code: Path | None = None,
+           extra: dict[str, str] | None = None) -> tuple[float, float]:
+    """CPU (user + sys) and wall seconds of one child process (``code``: the adjudicator package's checkout;
+    ``extra``: variables added to its environment)."""
+    env = {**os.environ, "COLUMNS": "80", **(extra or {})}
     # The floor's libraries are byte-compiled when installed, as an installed adjudicator is: with
     # PYTHONDONTWRITEBYTECODE set, an editable checkout would compile its own modules in every run instead.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -61,7 +63,7 @@ def measure(ruleset: str = "star_sectors", workbook: str = "ALPHA.xlsx", runs: i
         command = [sys.executable, "-m", "adjudicator"]  # the package on PYTHONPATH, not the installed one
     codes: list[Path | None] = list(code or [None])
     project: dict[int, list[tuple[float, float]]] = {k: [] for k in range(len(codes))}
-    floor = []
+    floor, floor_one = [], []
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs + 1):  # the first round warms the disk cache and the .pyc files; not counted
@@ -73,9 +75,12 @@ def measure(ruleset: str = "star_sectors", workbook: str = "ALPHA.xlsx", runs: i
                 if i:
                     project[k].append(one)
             two = _timed([sys.executable, "-c", FLOOR, str(path)], root)
+            three = _timed([sys.executable, "-c", FLOOR, str(path)], root, extra={"OPENBLAS_NUM_THREADS": "1"})
             if i:
                 floor.append(two)
+                floor_one.append(three)
     floor_cpu, floor_wall = statistics.median(c for c, _ in floor), statistics.median(w for _, w in floor)
+    one_cpu, one_wall = statistics.median(c for c, _ in floor_one), statistics.median(w for _, w in floor_one)
     results = []
     for k, checkout in enumerate(codes):
         cpu, wall = statistics.median(c for c, _ in project[k]), statistics.median(w for _, w in project[k])
@@ -84,6 +89,8 @@ def measure(ruleset: str = "star_sectors", workbook: str = "ALPHA.xlsx", runs: i
                         "project": {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)},
                         "floor": {"cpu_s": round(floor_cpu, 3), "wall_s": round(floor_wall, 3)},
                         "ratio_cpu": round(cpu / floor_cpu, 2), "ratio_wall": round(wall / floor_wall, 2),
+                        "floor_one_blas_thread": {"cpu_s": round(one_cpu, 3), "wall_s": round(one_wall, 3)},
+                        "ratio_cpu_one_blas_thread_floor": round(cpu / one_cpu, 2),
                         "load": os.getloadavg(), "load_before": load_before})
     return results[0] if not code else {"compared": results}
 
