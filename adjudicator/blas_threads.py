@@ -3,7 +3,7 @@
 numpy's OpenBLAS starts a pool of worker threads when numpy is imported, and they spin for a while on
 every core; no command multiplies matrices (the odds use single-threaded einsum loops, see
 rulesets/galactic_war/odds.py), so the pool only burns CPU: a one-workbook ``check`` spent ~0.11 s of its
-~0.67 s CPU in it (benchmarks/results/startup-2026-12-03.md). The variables are read once, when numpy's
+~0.67 s CPU in it (benchmarks/results/startup-2026-12-02-night.md). The variables are read once, when numpy's
 OpenBLAS loads, so this must run before anything imports numpy (``adjudicator --version`` imports none:
 tests/core/test_lazy_imports.py). The commands' worker processes inherit the setting with the environment.
 """

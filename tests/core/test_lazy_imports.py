@@ -54,6 +54,12 @@ def _probe(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tup
     assert "MODULES" in found, done.stderr
     return set(found["MODULES"]), found["THREADS"]
 
+#: A ruleset's modules that only resolving a turn uses (the GM's phase, the reports, the phases after the orders).
+RUN_ONLY = {
+    "inner_sphere": ("gm", "reports", "phases.combats", "phases.movement", "phases.research"),
+    "star_sectors": ("gm",),
+}
+
 
 def imported(args: list[str], cwd: Path) -> set[str]:
     return _probe(args, cwd)[0]
@@ -74,6 +80,7 @@ def test_check_of_one_workbook_imports_its_ruleset_alone(tmp_path: Path, ruleset
     others = {m.split(".")[2] for m in _under(modules, "adjudicator.rulesets") if m.count(".") >= 2}
     assert others == {ruleset}
     assert not {m for package in NOT_FOR_CHECK for m in _under(modules, package)}
+    assert not {m for m in RUN_ONLY.get(ruleset, ()) if f"adjudicator.rulesets.{ruleset}.{m}" in modules}
 
 
 def test_version_imports_no_ruleset_nor_the_workbook_libraries(tmp_path: Path) -> None:

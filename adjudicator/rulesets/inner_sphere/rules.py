@@ -29,18 +29,14 @@ from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
-from adjudicator.rulesets.inner_sphere.gm import GmInputs
 from adjudicator.rulesets.inner_sphere.orders import agency, movement, purchase, repair, research
 from adjudicator.rulesets.inner_sphere.orders.agency import commandos as agency_commandos
 from adjudicator.rulesets.inner_sphere.orders.agency import sabotage as agency_sabotage
 from adjudicator.rulesets.inner_sphere.orders.agency import unrest as agency_unrest
 from adjudicator.rulesets.inner_sphere.orders.base import FactionState
 from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, Rejection
-from adjudicator.rulesets.inner_sphere.phases import combats, economy, end_of_turn
-from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
-from adjudicator.rulesets.inner_sphere.phases import research as research_phase
+from adjudicator.rulesets.inner_sphere.phases import economy, end_of_turn
 from adjudicator.rulesets.inner_sphere.presentation import InnerSpherePresentation
-from adjudicator.rulesets.inner_sphere.reports import Reporter
 from adjudicator.rulesets.inner_sphere.state import World, hex_id, start_world, world_from_tables, world_to_tables
 from adjudicator.rulesets.inner_sphere.table_words import TABLE_VALUES, TABLE_WORDS
 
@@ -136,6 +132,12 @@ class InnerSphere(Ruleset):
         return map_view(campaign, result, reader)
 
     def resolve(self, turn: TurnInput) -> TurnResult:
+        from adjudicator.rulesets.inner_sphere.gm import GmInputs  # run only: check needs none of these
+        from adjudicator.rulesets.inner_sphere.phases import combats
+        from adjudicator.rulesets.inner_sphere.phases import movement as move_phase
+        from adjudicator.rulesets.inner_sphere.phases import research as research_phase
+        from adjudicator.rulesets.inner_sphere.reports import Reporter
+
         campaign = turn.campaign
         snapshot = world_from_tables(campaign.tables)
         world = snapshot.copy()

@@ -30,7 +30,6 @@ from adjudicator.engine.ruleset import (
 )
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.rulesets.star_sectors import schemas
-from adjudicator.rulesets.star_sectors.gm import GmPhase
 from adjudicator.rulesets.star_sectors.orders import build, feasibility
 from adjudicator.rulesets.star_sectors.orders.build import Build
 from adjudicator.rulesets.star_sectors.orders.common import (
@@ -139,6 +138,8 @@ class StarSectors(Ruleset):
         return map_view(campaign, result, reader)
 
     def resolve(self, turn: TurnInput) -> TurnResult:
+        from adjudicator.rulesets.star_sectors.gm import GmPhase  # the GM's phase: run only, never check
+
         campaign = turn.campaign
         params = campaign.parameters
         snapshot = world_from_tables(campaign.tables)
