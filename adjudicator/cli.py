@@ -32,6 +32,7 @@ from adjudicator.i18n.click import language_from_environment
 from adjudicator.lazy_commands import add_all, add_lazy_command
 from adjudicator.outputs.problem_blocks import whole_column
 from adjudicator.outputs.safe_text import for_terminal, terminal_text
+from adjudicator.quiet_collector import collector_paused
 
 if TYPE_CHECKING:  # the pipeline (openpyxl, pandas, the writers) is imported by the commands that use it
     from adjudicator.intake.submissions import Submission
@@ -76,8 +77,9 @@ def guarded(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        from adjudicator.store.folder import CampaignBusyError
-        from adjudicator.turn import pipeline
+        with collector_paused(freeze=True):  # the libraries of every command below: see quiet_collector.py
+            from adjudicator.store.folder import CampaignBusyError
+            from adjudicator.turn import pipeline
 
         lang = State.lang or "en"
         try:

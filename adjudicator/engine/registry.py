@@ -12,6 +12,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from adjudicator.engine.ruleset import Ruleset
+from adjudicator.quiet_collector import collector_paused
 
 GROUP = "adjudicator.rulesets"
 
@@ -39,7 +40,8 @@ def _load_one(name: str) -> Ruleset | str:
     """The ruleset of one entry point, or why it cannot be loaded (only its own modules are imported)."""
     point = _points()[name]
     try:
-        obj = point.load()
+        with collector_paused():  # a ruleset's modules: see adjudicator/quiet_collector.py
+            obj = point.load()
         if isinstance(obj, type) and issubclass(obj, Ruleset):
             obj = obj()
         if not isinstance(obj, Ruleset):

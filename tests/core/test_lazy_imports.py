@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,8 @@ status = open("/proc/self/status").read() if sys.platform.startswith("linux") el
 threads = [int(line.split()[1]) for line in status.splitlines() if line.startswith("Threads:")]
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 sys.stderr.write("\\nTHREADS " + json.dumps(threads[0] if threads else None) + "\\n")
+import gc
+sys.stderr.write("\\nCOLLECTOR " + json.dumps([gc.isenabled(), gc.get_freeze_count()]) + "\\n")
 """
 
 #: Used by other commands only (maps and pictures, dice keys and proofs, mail, typed frames, test doubles).
@@ -46,13 +49,18 @@ BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 def _probe(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[set[str], int | None]:
     """The modules ``adjudicator ARGS`` imported and the threads its process had when it ended."""
+    return _run_probe(args, cwd, env)[:2]  # type: ignore[return-value]
+
+
+def _run_probe(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[Any, ...]:
+    """Modules, threads, and the collector at the end (enabled, objects frozen) of ``adjudicator ARGS``."""
     environment = {k: v for k, v in os.environ.items() if k not in BLAS_VARIABLES} | (env or {})
     done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd, capture_output=True, text=True,
                           timeout=120, check=False, env=environment)
     found = {x.split(" ", 1)[0]: json.loads(x.split(" ", 1)[1]) for x in done.stderr.splitlines()
-             if x.startswith(("MODULES ", "THREADS "))}
+             if x.startswith(("MODULES ", "THREADS ", "COLLECTOR "))}
     assert "MODULES" in found, done.stderr
-    return set(found["MODULES"]), found["THREADS"]
+    return set(found["MODULES"]), found["THREADS"], found["COLLECTOR"]
 
 #: A ruleset's modules that only resolving a turn uses (the GM's phase, the reports, the phases after the orders).
 RUN_ONLY = {
@@ -121,3 +129,13 @@ def test_a_thread_count_the_user_chose_is_kept(tmp_path: Path) -> None:
     modules, threads = _checked_example(tmp_path, {"OPENBLAS_NUM_THREADS": "2"})
     assert "numpy" in modules
     assert threads == 2
+
+
+def test_check_imports_its_libraries_with_the_collector_paused_then_frozen(tmp_path: Path) -> None:
+    """The libraries' objects are frozen (gc.freeze: later collections never walk them), the collector is on."""
+    root = tmp_path / "star_sectors"
+    shutil.copytree(examples_root() / "star_sectors", root)
+    _modules, _threads, (enabled, frozen) = _run_probe(["check", str(root), str(root / "inbox" / "ALPHA.xlsx")],
+                                                        root)
+    assert enabled
+    assert frozen > 20_000  # pandas, openpyxl, numpy... (about 120,000 objects; none unfrozen)
