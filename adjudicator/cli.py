@@ -30,6 +30,7 @@ from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, norm
 from adjudicator.i18n import click as click_i18n
 from adjudicator.i18n.click import language_from_environment
 from adjudicator.lazy_commands import add_all, add_lazy_command
+from adjudicator.outputs.bounded_problems import DEFAULT_LIMIT, bounded
 from adjudicator.outputs.problem_blocks import whole_column
 from adjudicator.outputs.safe_text import for_terminal, terminal_text
 from adjudicator.quiet_collector import collector_paused
@@ -108,9 +109,11 @@ def rejected_rows(submission: Submission) -> int:
     return len({(p.sheet, p.row) for p in submission.problems.errors if p.row})
 
 
-def summary(submissions: list[Submission], missing: list[str], checked: dict[str, Path], lang: str) -> None:
+def summary(submissions: list[Submission], missing: list[str], checked: dict[str, Path], lang: str,
+            max_problems: int) -> None:
     """One line per workbook (errors, warnings, rejected rows), the checked copies' paths below the table
-    (whole, at any width), then every problem."""
+    (whole, at any width), then each workbook's first ``max_problems`` problems (0: all) and how many more
+    its checked copy lists."""
     table = Table(title=msg("Submitted workbooks").render(lang), header_style="bold")
     whole_column(table, msg("File").render(lang), [s.name for s in submissions])
     whole_column(table, msg("Faction").render(lang), [s.faction or "?" for s in submissions])
@@ -130,9 +133,11 @@ def summary(submissions: list[Submission], missing: list[str], checked: dict[str
 
         for reason in missing_reasons(submissions, missing):
             say(reason, lang, "yellow")
-    problems = [p for s in submissions for p in s.problems]
+    problems, unshown = bounded(((s.name, s.problems) for s in submissions), checked, max_problems)
     if problems:
         show_problems(problems, lang)
+    for more in unshown:
+        say(more.line(), lang, "yellow")
 
 
 def explicit_language() -> str | None:
@@ -269,8 +274,10 @@ def templates_command(folder: Path) -> None:
 @main.command("check")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--max-problems", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
+              help="Print at most this many problems of each workbook (0: all); its checked copy lists them all.")
 @guarded
-def check_command(folder: Path, files: tuple[Path, ...]) -> None:
+def check_command(folder: Path, files: tuple[Path, ...], max_problems: int) -> None:
     """Validate submitted workbooks (FILES, or those in FOLDER/inbox) without resolving anything."""
     from adjudicator.turn import pipeline
 
@@ -280,7 +287,7 @@ def check_command(folder: Path, files: tuple[Path, ...]) -> None:
     if not outcome.submissions:
         say(msg("No workbook to check: put them in {path} or name them.", path=str(folder / "inbox")), lang,
             "yellow")
-    summary(outcome.submissions, outcome.missing, outcome.checked, lang)
+    summary(outcome.submissions, outcome.missing, outcome.checked, lang, max_problems)
     sys.exit(EXIT_PROBLEMS if outcome.has_errors else 0)
 
 
@@ -291,9 +298,11 @@ def check_command(folder: Path, files: tuple[Path, ...]) -> None:
 @click.option("--allow-missing", is_flag=True, help="Resolve the turn even if some factions sent no valid workbook.")
 @click.option("--reprocess", is_flag=True, help="Resolve the last resolved turn again from the state before it.")
 @click.option("--stop-for-gm", is_flag=True, help="Stop for GM input even when the rules need none this turn.")
+@click.option("--max-problems", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
+              help="Print at most this many problems of each workbook (0: all); its checked copy lists them all.")
 @guarded
 def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_missing: bool, reprocess: bool,
-                stop_for_gm: bool) -> None:
+                stop_for_gm: bool, max_problems: int) -> None:
     """Validate, resolve the turn and write the results."""
     from adjudicator.turn import pipeline
 
@@ -302,7 +311,7 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
     show_notes(outcome.notes, lang)
     turn = outcome.campaign.turn
     if outcome.status in ("invalid", "missing"):
-        summary(outcome.submissions, outcome.missing, outcome.checked, lang)
+        summary(outcome.submissions, outcome.missing, outcome.checked, lang, max_problems)
         if outcome.status == "invalid":
             say(msg("Turn {turn} was not resolved: some workbooks cannot be accepted (see above). Nothing was "
                     "changed.", turn=turn), lang, "red")
@@ -317,7 +326,7 @@ def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_m
                 path=str(outcome.gm_input)), lang, "yellow")
         sys.exit(EXIT_WAITING)
     if outcome.submissions:  # rows the turn rejected, as check shows them
-        summary(outcome.submissions, outcome.missing, outcome.checked, lang)
+        summary(outcome.submissions, outcome.missing, outcome.checked, lang, max_problems)
     if outcome.gm_problems:
         show_problems(outcome.gm_problems, lang)
     say(msg("Turn {turn} resolved (seed {seed}).", turn=turn, seed=outcome.seed), lang, "green")
@@ -356,7 +365,7 @@ def demo_command(out: Path) -> None:
         templates = pipeline.make_templates(target)
         say(msg("Order templates: {path}", path=str(templates[0].parent)), lang)
         checked = pipeline.check(target)
-        summary(checked.submissions, checked.missing, checked.checked, lang)
+        summary(checked.submissions, checked.missing, checked.checked, lang, DEFAULT_LIMIT)
         outcome = pipeline.run(target)
         if outcome.status != "resolved":
             say(msg("The example turn did not resolve: {status}.", status=outcome.status), lang, "red")

@@ -1,0 +1,47 @@
+"""At most so many problems of each workbook on the terminal; the rest are in its checked copy.
+
+Thousands of problems scroll past faster than anyone reads them, and each takes time to print. ``check``
+and ``run`` print a workbook's first ``limit`` problems (``--max-problems``), then one line saying how many
+more there are and where: the checked copy's Errors tab, which keeps them all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from adjudicator.engine.problems import Problem
+from adjudicator.i18n import Msg, msg
+
+#: How many problems of one workbook ``check`` and ``run`` print unless told (0: all).
+DEFAULT_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class Unshown:
+    """The problems of one workbook left off the terminal: how many, and where they all are."""
+
+    file: str
+    count: int
+    checked_copy: Path | None
+
+    def line(self) -> Msg:
+        if self.checked_copy is None:
+            return msg("… and {count} more of {file} (--max-problems 0 prints them all).", count=self.count,
+                       file=self.file)
+        return msg("… and {count} more in {path} (Errors tab).", count=self.count, path=str(self.checked_copy))
+
+
+def bounded(problems_of: Iterable[tuple[str, Iterable[Problem]]], checked: Mapping[str, Path],
+            limit: int) -> tuple[list[Problem], list[Unshown]]:
+    """For each workbook (its name and its problems, in order), its first ``limit`` problems (all when
+    ``limit`` is 0), and for each workbook with more, how many more and its checked copy."""
+    shown: list[Problem] = []
+    unshown = []
+    for name, problems in problems_of:
+        problems = list(problems)
+        kept = problems if limit == 0 else problems[:limit]
+        shown += kept
+        if len(kept) < len(problems):
+            unshown.append(Unshown(name, len(problems) - len(kept), checked.get(name)))
+    return shown, unshown
