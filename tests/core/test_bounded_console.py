@@ -4,6 +4,8 @@ columns (blocks), wide (a table) and through a pipe with no width given."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import openpyxl
@@ -11,6 +13,7 @@ import pytest
 
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in
+from adjudicator.outputs.bounded_problems import DEFAULT_LIMIT
 from adjudicator.turn import pipeline
 from tests.core.test_cli_width import adjudicator
 
@@ -94,3 +97,23 @@ def test_run_is_bounded_as_check_and_a_negative_bound_is_refused(campaign: tuple
         assert (more in lines) == bool(rest), (more, ran.stdout)
     refused = adjudicator("check", str(root), "--max-problems", "-1")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr and "--max-problems" in refused.stderr
+
+
+@pytest.mark.parametrize("columns", ["80", None])
+def test_the_default_prints_fifty_problems_of_a_workbook_with_more(tmp_path: Path, columns: str | None) -> None:
+    root = tmp_path / "generated"
+    made = subprocess.run([sys.executable, "benchmarks/generate.py", "star_sectors", str(root), "--factions", "2",
+                           "--orders", "1100"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                          text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    outcome = pipeline.check(root)
+    shown = adjudicator("check", str(root), columns=columns)
+    assert shown.returncode == 1, shown.stderr
+    lines = shown.stdout.splitlines()
+    for submission in outcome.submissions:
+        problems = list(submission.problems)
+        assert len(problems) == 55, len(problems)  # every 20th of 1,100 rows a mistake
+        rows = [row for row in _rows_of(shown.stdout, submission.name) if any(p.code in row for p in problems)]
+        assert len(rows) == DEFAULT_LIMIT
+        assert all(problem.cell in row for row, problem in zip(rows, problems[:DEFAULT_LIMIT], strict=True))
+        assert f"… and 5 more in {outcome.checked[submission.name]} (Errors tab)." in lines
