@@ -12,7 +12,7 @@ from adjudicator.rulesets.galactic_war.combat import Contest, Member, Side, figh
 from adjudicator.rulesets.galactic_war.orders.move import parse_free_text
 from adjudicator.turn import pipeline
 from tests.galactic_war.kit import gw, orders, transport_capacity, units
-from tests.helpers import make_campaign, report_table, sheet_rows, state, write_gm
+from tests.helpers import make_campaign, report_table, state, write_gm
 
 # A line of systems 1-2-3-4-5 with 6 beside 3; alpha wormholes at 1 and 5.
 
@@ -55,15 +55,11 @@ def check_codes(tmp_path: Path, data: dict[str, Any], faction: str, sheets: dict
     return [(p.code, p.cell) for s in outcome.submissions for p in s.problems]
 
 
-def rolls(outcome: pipeline.RunOutcome, faction: str, section: str = "Battle rounds") -> list[list[Any]]:
-    report = sheet_rows(outcome.results[faction], "Report")
-    start = next(i for i, r in enumerate(report) if r[0] == section)
-    out = []
-    for row in report[start + 2:]:
-        if row[0] and not row[1] and not row[2]:
-            break
-        out.append(row)
-    return out
+def rolls(outcome: pipeline.RunOutcome, faction: str) -> list[dict[str, Any]]:
+    """The rows of the faction's "Battle rounds" report table, read under their headers; none when the table
+    holds only its "(none)" line."""
+    rows = report_table(outcome.results[faction], "Battle rounds")
+    return [] if [r["System"] for r in rows] == ["(none)"] else rows
 
 
 # ------------------------------------------------------------------------------------ W1 and G3
@@ -143,7 +139,7 @@ def test_battle_trophies_retreat_and_every_roll_logged(tmp_path: Path) -> None:
     battle = next(r for r in report_table(outcome.results["BETA"], "Space battles") if r["System"] == "3")
     assert ([battle[h] for h in ("Attacker", "Defender", "Result", "Winner", "Trophies", "Retreats")]
             == ["ALPHA", "BETA", "the attacker holds the system", "ALPHA", 6, "BETA→6"])
-    lost = [(r[2], r[3], r[4]) for r in rolls(outcome, "BETA") if str(r[4]).startswith("lost")]
+    lost = [(r["Round"], r["Race"], r["Unit"]) for r in rolls(outcome, "BETA") if str(r["Unit"]).startswith("lost")]
     assert lost == [(1, "ALPHA", "lost: D1"), (1, "BETA", "lost: B4, B1"), (2, "BETA", "lost: B2"),
                     (3, "BETA", "lost: B3")]
     purposes = sorted(r.purpose for r in outcome_dice(root))
@@ -206,7 +202,7 @@ def test_hits_beyond_the_targets_are_lost_and_cargo_dies_with_its_transport(tmp_
                                                               "path": "3"}]}})
     after = units(root)
     assert sorted(after) == ["D1", "D2", "D3"]  # three hits, one target: T1 and the GF aboard it
-    assert [r[4] for r in rolls(outcome, "ALPHA") if str(r[4]).startswith("lost")] == ["lost: T1"]
+    assert [r["Unit"] for r in rolls(outcome, "ALPHA") if str(r["Unit"]).startswith("lost")] == ["lost: T1"]
     assert credits(root)["ALPHA"] == 2
 
 
