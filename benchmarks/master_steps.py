@@ -1,6 +1,6 @@
 """CPU seconds of each step of ``write_master`` (campaign.xlsx of the next turn), run pass 1 and pass 2.
 
-    ADJUDICATOR_WORKERS=1 python benchmarks/master_steps.py DIR
+    ADJUDICATOR_WORKERS=1 python benchmarks/master_steps.py DIR [--second-turn]
 
 DIR is a campaign (e.g. made by ``python benchmarks/generate.py star_sectors DIR --factions 20 --orders 300``);
 a copy of it is run, DIR is left as it is. With ``ADJUDICATOR_WORKERS=1`` the master is written in this
@@ -89,8 +89,9 @@ def _profiled_pass(root: Path, times: dict[str, float]) -> None:
         times["rest"] = times["write_master"] - sum(v for k, v in times.items() if k not in PARTS)
 
 
-def measure(campaign: Path) -> dict[str, Any]:
-    """Run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``; the step times of each pass."""
+def measure(campaign: Path, second_turn: bool = False) -> dict[str, Any]:
+    """Run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``; the step times of each pass (with
+    ``second_turn``, and of the next turn's run, every faction sending its blank order workbook)."""
     from generate import answer_gm_input
 
     if os.environ.get("ADJUDICATOR_WORKERS", "").strip() != "1":
@@ -107,13 +108,31 @@ def measure(campaign: Path) -> dict[str, Any]:
             _profiled_pass(root, times)
             out[name] = {k: round(v, 3) for k, v in times.items()}
         out["master_kb_after"] = round((root / "campaign.xlsx").stat().st_size / 1024)
+        if second_turn:
+            _blank_orders_in_inbox(root)
+            times = {}
+            _profiled_pass(root, times)
+            out["turn2_blank_orders"] = {k: round(v, 3) for k, v in times.items()}
+            out["master_kb_after_turn2"] = round((root / "campaign.xlsx").stat().st_size / 1024)
     return out
+
+
+def _blank_orders_in_inbox(root: Path) -> None:
+    """Every faction's blank order workbook of the campaign's turn put in its inbox: a turn with no orders,
+    whose master is reloaded grown by the turn before (its Ledger, its tabs)."""
+    from adjudicator.turn import pipeline
+
+    for template in pipeline.make_templates(root):
+        shutil.copyfile(template, root / "inbox" / template.name)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir", type=Path)
-    print(json.dumps(measure(parser.parse_args().dir), indent=2))
+    parser.add_argument("--second-turn", action="store_true",
+                        help="then run the next turn, every faction sending its blank order workbook")
+    args = parser.parse_args()
+    print(json.dumps(measure(args.dir, args.second_turn), indent=2))
 
 
 if __name__ == "__main__":
