@@ -1,8 +1,8 @@
 """At most so many problems of each workbook on the terminal; the rest are in its checked copy.
 
 Thousands of problems scroll past faster than anyone reads them, and each takes time to print. ``check``
-and ``run`` print a workbook's first ``limit`` problems (``--max-problems``), then one line saying how many
-more there are and where: the checked copy's Errors tab, which keeps them all."""
+and ``run`` print ``limit`` problems of a workbook (``--max-problems``), its errors first, then one line saying
+how many more there are and where: the checked copy's Errors tab, which keeps them all."""
 
 from __future__ import annotations
 
@@ -34,14 +34,21 @@ class Unshown:
 
 def bounded(problems_of: Iterable[tuple[str, Iterable[Problem]]], checked: Mapping[str, Path],
             limit: int) -> tuple[list[Problem], list[Unshown]]:
-    """For each workbook (its name and its problems, in order), its first ``limit`` problems (all when
-    ``limit`` is 0), and for each workbook with more, how many more and its checked copy."""
+    """For each workbook (its name and its problems, in order), ``limit`` of its problems, errors first (all
+    when ``limit`` is 0), and for each workbook with more, how many more and its checked copy."""
     shown: list[Problem] = []
     unshown = []
     for name, problems in problems_of:
         problems = list(problems)
-        kept = problems if limit == 0 else problems[:limit]
+        kept = problems if limit == 0 else first_errors(problems, limit)
         shown += kept
         if len(kept) < len(problems):
             unshown.append(Unshown(name, len(problems) - len(kept), checked.get(name)))
     return shown, unshown
+
+
+def first_errors(problems: list[Problem], limit: int) -> list[Problem]:
+    """``limit`` of ``problems``, its errors before its warnings (a workbook's many warnings never hide the
+    error that refuses it), shown in their own order."""
+    chosen = sorted(range(len(problems)), key=lambda i: (not problems[i].is_error, i))[:limit]
+    return [problems[i] for i in sorted(chosen)]
