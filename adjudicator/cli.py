@@ -271,11 +271,16 @@ def templates_command(folder: Path) -> None:
         say(str(path), lang)
 
 
+#: check's and run's bound on the problems printed of each workbook (bounded_problems.py)
+max_problems_option = click.option(
+    "--max-problems", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
+    help="Print at most this many problems of each workbook (0: all); its checked copy lists them all.")
+
+
 @main.command("check")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--max-problems", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
-              help="Print at most this many problems of each workbook (0: all); its checked copy lists them all.")
+@max_problems_option
 @guarded
 def check_command(folder: Path, files: tuple[Path, ...], max_problems: int) -> None:
     """Validate submitted workbooks (FILES, or those in FOLDER/inbox) without resolving anything."""
@@ -298,8 +303,7 @@ def check_command(folder: Path, files: tuple[Path, ...], max_problems: int) -> N
 @click.option("--allow-missing", is_flag=True, help="Resolve the turn even if some factions sent no valid workbook.")
 @click.option("--reprocess", is_flag=True, help="Resolve the last resolved turn again from the state before it.")
 @click.option("--stop-for-gm", is_flag=True, help="Stop for GM input even when the rules need none this turn.")
-@click.option("--max-problems", type=click.IntRange(min=0), default=DEFAULT_LIMIT, show_default=True,
-              help="Print at most this many problems of each workbook (0: all); its checked copy lists them all.")
+@max_problems_option
 @guarded
 def run_command(folder: Path, files: tuple[Path, ...], seed: int | None, allow_missing: bool, reprocess: bool,
                 stop_for_gm: bool, max_problems: int) -> None:

@@ -27,16 +27,14 @@ from openpyxl.utils import get_column_letter
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adjudicator.outputs.layout import CELL_PADDING, LINE_POINTS, inset, text_width  # noqa: E402
+from tests.conftest import convert  # noqa: E402
 from tests.pdf_layout import pages, printed_lines  # noqa: E402
 
 DIGITS = "023456789"  # the model counts a "1" narrow; DejaVu Sans draws it as wide as the others
 
 
 def to_pdf(source: Path, out: Path) -> Path:
-    subprocess.run(["soffice", f"-env:UserInstallation=file://{out / '.lo-profile'}", "--headless", "--calc",
-                    "--convert-to", "pdf", "--outdir", str(out), str(source)], check=True, capture_output=True,
-                   timeout=300)
-    return out / f"{source.stem}.pdf"
+    return convert("soffice", source, "pdf", out)
 
 
 def titled_tables(path: Path) -> list[tuple[str, str, float, str]]:
