@@ -320,10 +320,8 @@ def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target
     """campaign.xlsx of the next turn at ``target``: ``build(wb)`` writes the turn into the old master ``base``
     opened (the turn's tabs streamed), its answer returned with why the master was made today's way (None when
     it was composed, or when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``, or nothing was to be kept)."""
-    from adjudicator.outputs import layout
-    from adjudicator.outputs.fast_save import Untranslatable, atomic_save_fast, save_fast
+    from adjudicator.outputs.fast_save import atomic_save_fast
     from adjudicator.outputs.streamed import stream_new_tabs
-    from adjudicator.outputs.writing import _atomic
     from adjudicator.store.master import open_master
 
     slow_way = None
@@ -333,14 +331,7 @@ def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target
             if old.kept:
                 wb = stream_new_tabs(open_stubbed(old))
                 answer = build(wb)
-                layout.lay_out(wb)
-                buffer = io.BytesIO()
-                try:
-                    save_fast(wb, buffer)
-                except Untranslatable as error:
-                    raise CannotCompose(str(error)) from None
-                data = compose_master(old, buffer.getvalue(), still_kept(old, wb))
-                _atomic(target, lambda temporary: Path(temporary).write_bytes(data))
+                save_composed(old, wb, target)
                 return answer, None
         except Exception as error:  # noqa: BLE001 - CannotCompose, or anything unforeseen: today's way
             slow_way = str(error) or type(error).__name__
@@ -348,3 +339,20 @@ def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target
     answer = build(wb)
     atomic_save_fast(wb, target)
     return answer, slow_way
+
+
+def save_composed(old: OldMaster, wb: Any, target: Path) -> None:
+    """``wb`` (the old master opened with stubs, the turn written in) laid out, written by XlsxWriter, its kept
+    tabs given their old parts (:func:`compose_master`), and saved atomically at ``target``."""
+    from adjudicator.outputs import layout
+    from adjudicator.outputs.fast_save import Untranslatable, save_fast
+    from adjudicator.outputs.writing import _atomic
+
+    layout.lay_out(wb)
+    buffer = io.BytesIO()
+    try:
+        save_fast(wb, buffer)
+    except Untranslatable as error:
+        raise CannotCompose(str(error)) from None
+    data = compose_master(old, buffer.getvalue(), still_kept(old, wb))
+    _atomic(target, lambda temporary: Path(temporary).write_bytes(data))
