@@ -7,7 +7,9 @@ written again unchanged, a cost that grows every turn. Composed:
 
 1. The old master is opened by openpyxl with each earlier turn's tab replaced by a *stub*: the same sheet (name,
    place, view, first row, which tells a map tab's language) without its other rows, merged cells, validations or
-   picture. Everything else (settings, state tables, Ledger, the hidden source sheets, History) loads as today.
+   picture; so are the sheets the turn writes anew without reading them (the state tables, and the Ledger, written
+   again from its hidden source sheet: store/master.sheets_written_anew). The rest (the hidden source sheets,
+   Dice, History) loads as today.
 2. The turn is written into that workbook exactly as today (``write_master`` in turn/pipeline.py), laid out and
    saved by XlsxWriter (:func:`adjudicator.outputs.fast_save.save_fast`).
 3. Each stub still in the workbook, under its name and unchanged, is given back its old part
@@ -69,16 +71,19 @@ _LOCAL_SHEET = re.compile(rb'\slocalSheetId="(\d+)"')
 
 @dataclass
 class OldMaster:
-    """The old master's parts, and the earlier turns' tabs to keep (name: its worksheet part)."""
+    """The old master's parts, the earlier turns' tabs to keep (name: its worksheet part), and the sheets the
+    turn writes anew without reading them (stubbed too: their cells are not loaded)."""
 
     theirs: Theirs
     kept: dict[str, str]
+    anew: dict[str, str] = field(default_factory=dict)
     #: the stubs openpyxl loaded (name: the sheet object, its first cell's value), filled by :func:`open_stubbed`
     stubs: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
 
-def read_old_master(path: Path, turn: int) -> OldMaster:
-    """The master at ``path`` as parts; its tabs of turns before ``turn`` are the ones kept."""
+def read_old_master(path: Path, turn: int, anew: Callable[[list[str]], list[str]] = lambda names: []) -> OldMaster:
+    """The master at ``path`` as parts; its tabs of turns before ``turn`` are the ones kept; ``anew``: of the
+    sheets' names, those the turn writes anew without reading them."""
     try:
         theirs = read_theirs(path.read_bytes())
     except (OSError, KeyError, zipfile.BadZipFile, SyntaxError) as error:
@@ -92,10 +97,12 @@ def read_old_master(path: Path, turn: int) -> OldMaster:
         return OldMaster(theirs, kept)
     if XLSXWRITER_FILE_VERSION not in theirs.parts.get("xl/workbook.xml", b"") or "xl/styles.xml" not in theirs.parts:
         raise CannotCompose("the old master was saved by another program")
-    for name, part in kept.items():
+    parts = {name: part for name, part, _ in theirs.sheets}
+    written = {name: parts[name] for name in anew(list(parts)) if name not in kept}
+    for name, part in {**kept, **written}.items():
         if not theirs.parts.get(part, b"").startswith(XLSXWRITER_SHEET):
             raise CannotCompose(f"{name}: not in XlsxWriter's form")
-    return OldMaster(theirs, kept)
+    return OldMaster(theirs, kept, written)
 
 
 def _stub(sheet: bytes) -> bytes:
@@ -115,7 +122,7 @@ def open_stubbed(old: OldMaster) -> Any:
     import openpyxl
 
     parts = dict(old.theirs.parts)
-    for part in old.kept.values():
+    for part in [*old.kept.values(), *old.anew.values()]:
         parts[part] = _stub(parts[part])
         parts.pop(_rels_path(part), None)  # its drawing stays out of the reload
     buffer = io.BytesIO()
@@ -123,7 +130,7 @@ def open_stubbed(old: OldMaster) -> Any:
         for name, data in parts.items():
             archive.writestr(name, data)
     wb = openpyxl.load_workbook(buffer)
-    old.stubs = {name: (wb[name], wb[name].cell(1, 1).value) for name in old.kept}
+    old.stubs = {name: (wb[name], wb[name].cell(1, 1).value) for name in [*old.kept, *old.anew]}
     return wb
 
 
@@ -282,7 +289,7 @@ def compose_master(old: OldMaster, new: bytes, kept: list[str]) -> bytes:
     copier = _Copier(old.theirs, theirs.parts)
     files = dict(theirs.parts)
     for name in kept:
-        old_sheet, target = old.kept[name], new_part[name]
+        old_sheet, target = {**old.kept, **old.anew}[name], new_part[name]
         sheet = old.theirs.parts[old_sheet]
         if b"<conditionalFormatting" in sheet:
             raise CannotCompose(f"{name}: conditional formats")
@@ -316,10 +323,12 @@ def compose_master(old: OldMaster, new: bytes, kept: list[str]) -> bytes:
 
 
 # ------------------------------------------------------------------------------------------------ write
-def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target: Path) -> tuple[Any, str | None]:
+def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target: Path,
+                      anew: Callable[[list[str]], list[str]]) -> tuple[Any, str | None]:
     """campaign.xlsx of the next turn at ``target``: ``build(wb)`` writes the turn into the old master ``base``
-    opened (the turn's tabs streamed), its answer returned with why the master was made today's way (None when
-    it was composed, or when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``, or nothing was to be kept)."""
+    opened (the turn's tabs streamed; the sheets ``anew`` names stubbed), its answer returned with why the master
+    was made today's way (None when it was composed, or when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``,
+    or nothing was to be kept)."""
     from adjudicator.outputs.fast_save import atomic_save_fast
     from adjudicator.outputs.streamed import stream_new_tabs
     from adjudicator.store.master import open_master
@@ -327,7 +336,7 @@ def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target
     slow_way = None
     if os.environ.get(COMPOSE_ENV) != "0":
         try:
-            old = read_old_master(base, turn)
+            old = read_old_master(base, turn, anew)
             if old.kept:
                 wb = stream_new_tabs(open_stubbed(old))
                 answer = build(wb)

@@ -457,7 +457,8 @@ def _stage(
             pictures.decorate_master(wb, label)
             return stale
 
-        return write_master_file(base, turn, build, staging / "campaign_after.xlsx")
+        return write_master_file(base, turn, build, staging / "campaign_after.xlsx",
+                                 lambda names: master.sheets_written_anew(ruleset, names))
 
     # the factions' workbooks and the master, on both cores (see parallel.py); the master, the largest, first
     factions = sorted(campaign.factions)
