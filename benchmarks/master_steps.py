@@ -74,7 +74,7 @@ def _profiled_pass(root: Path, times: dict[str, float]) -> None:
 
     patched = [(master, "open_master"), (master, "write_state"), (master, "append_ledger_and_dice"),
                (master, "add_turn_tabs"), (TurnPictures, "decorate_master"), (pipeline, "stream_new_tabs"),
-               (pipeline, "atomic_save_fast"), (fast_save, "atomic_save_fast"), (layout, "lay_out"),
+               (pipeline, "atomic_save_fast"), (layout, "lay_out"),
                (fast_save, "save_workbook"), (fast_save, "save_fast"), (master_compose, "read_old_master"),
                (master_compose, "open_stubbed"), (master_compose, "save_composed"), (master_compose, "compose_master")]
     originals = [(owner, name, getattr(owner, name)) for owner, name in patched if hasattr(owner, name)]

@@ -324,12 +324,12 @@ def compose_master(old: OldMaster, new: bytes, kept: list[str]) -> bytes:
 
 # ------------------------------------------------------------------------------------------------ write
 def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target: Path,
-                      anew: Callable[[list[str]], list[str]]) -> tuple[Any, str | None]:
+                      anew: Callable[[list[str]], list[str]],
+                      save_today: Callable[[Any, Path], Any]) -> tuple[Any, str | None]:
     """campaign.xlsx of the next turn at ``target``: ``build(wb)`` writes the turn into the old master ``base``
     opened (the turn's tabs streamed; the sheets ``anew`` names stubbed), its answer returned with why the master
-    was made today's way (None when it was composed, or when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``,
-    or nothing was to be kept)."""
-    from adjudicator.outputs.fast_save import atomic_save_fast
+    was made today's way, ``save_today`` (fast_save.atomic_save_fast) saving it then (None when it was composed, or
+    when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``, or nothing was to be kept)."""
     from adjudicator.outputs.streamed import stream_new_tabs
     from adjudicator.store.master import open_master
 
@@ -346,7 +346,7 @@ def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target
             slow_way = str(error) or type(error).__name__
     wb = stream_new_tabs(open_master(base))
     answer = build(wb)
-    atomic_save_fast(wb, target)
+    save_today(wb, target)
     return answer, slow_way
 
 

@@ -458,7 +458,7 @@ def _stage(
             return stale
 
         return write_master_file(base, turn, build, staging / "campaign_after.xlsx",
-                                 lambda names: master.sheets_written_anew(ruleset, names))
+                                 lambda names: master.sheets_written_anew(ruleset, names), atomic_save_fast)
 
     # the factions' workbooks and the master, on both cores (see parallel.py); the master, the largest, first
     factions = sorted(campaign.factions)
