@@ -6,19 +6,21 @@ the old one's parts from the second turn on: adjudicator/store/master_compose.py
 DIR is a campaign (e.g. made by ``python benchmarks/generate.py star_sectors DIR --factions 40 --orders 300``); a
 copy of it is run, DIR is left as it is. Turn 1: pass 1, the GM's answers (generate.answer_gm_input), pass 2;
 each later turn: every faction sends its blank order workbook (the cost of carrying the grown master). For each
-run: CPU seconds of this process and its workers (both cores, as a GM's run), wall seconds, this process's peak
-resident size since the run began (floor.py's ``reset_peak``; a worker's pages it shares are not added), the
-master's size after it, and whether the master was composed (no "made the slow way" line for it).
+run, in a process of its own: CPU seconds of that process and its workers (both cores, as a GM's run), wall
+seconds, its peak resident size and its largest worker's (the master is written by the first worker; a worker's
+pages shared with the process are not to be added), the master's size after it, and the run's notes (a master
+made the slow way says so there).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +30,18 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def _run(root: Path) -> dict[str, Any]:
-    from floor import cpu, peak_mb, reset_peak, workers_peak_mb
-
-    from adjudicator.turn import pipeline
-
-    own_peak = reset_peak()
-    start_cpu, start_wall = cpu(), time.perf_counter()
-    outcome = pipeline.run(root)
-    return {"status": outcome.status, "cpu_s": round(cpu() - start_cpu, 2),
-            "wall_s": round(time.perf_counter() - start_wall, 2),
-            "peak_mb": peak_mb() if own_peak else None, "largest_worker_mb": workers_peak_mb(),
-            "master_kb": round((root / "campaign.xlsx").stat().st_size / 1024),
-            "notes": [note.render("en") for note in outcome.notes]}
+    """One ``run`` of the campaign in ``root``, in a process of its own (so that its workers' peak is its own)."""
+    code = ("import json, sys, time; from pathlib import Path; from floor import cpu, peak_mb, reset_peak, "
+            "workers_peak_mb; from adjudicator.turn import pipeline; own = reset_peak(); "
+            "start, wall = cpu(), time.perf_counter(); outcome = pipeline.run(Path(sys.argv[1])); "
+            "print(json.dumps({'status': outcome.status, 'cpu_s': round(cpu() - start, 2), "
+            "'wall_s': round(time.perf_counter() - wall, 2), 'peak_mb': peak_mb() if own else None, "
+            "'largest_worker_mb': workers_peak_mb(), 'notes': [n.render('en') for n in outcome.notes]}))")
+    done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "benchmarks")])})
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    answer["master_kb"] = round((root / "campaign.xlsx").stat().st_size / 1024)
+    return answer
 
 
 def measure(campaign: Path, turns: int) -> dict[str, Any]:

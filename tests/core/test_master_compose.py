@@ -166,3 +166,18 @@ def test_libreoffice_opens_every_tab_of_the_composed_master(soffice: str, tmp_pa
         assert [[c.value for c in row] for row in theirs[name].iter_rows()][:len(values)] == values, name
         assert len(theirs[name]._images) == len(ours[name]._images), name  # noqa: SLF001
     assert any(values for name in kept for values in ours[name].iter_rows(values_only=True) if any(values))
+
+
+def test_a_kept_tab_the_turn_changed_in_place_is_not_composed(tmp_path: Path) -> None:
+    """A kept tab that something wrote into (its stub no longer what was loaded) cannot be given its old part;
+    one the turn wrote again (removed, replaced) is simply not composed."""
+    masters, _ = turns("star_sectors", tmp_path, 1)
+    old = master_compose.read_old_master(masters[0], _turn(masters[0]) + 1)
+    wb = master_compose.open_stubbed(old)
+    assert master_compose.still_kept(old, wb) == list(old.kept)
+    first, second, *_ = old.kept
+    wb.remove(wb[first])
+    assert master_compose.still_kept(old, wb) == [name for name in old.kept if name != first]
+    wb[second]["B2"] = "written into"
+    with pytest.raises(master_compose.CannotCompose, match="a kept tab changed"):
+        master_compose.still_kept(old, wb)
