@@ -6,7 +6,8 @@ DIR is a campaign (e.g. made by ``python benchmarks/generate.py star_sectors DIR
 a copy of it is run, DIR is left as it is. With ``ADJUDICATOR_WORKERS=1`` the master is written in this
 process, so each step's ``process_time`` is its own: the functions ``write_master`` calls are wrapped with a
 clock (open_master, stream_new_tabs, write_state, append_ledger_and_dice, add_turn_tabs, decorate_master,
-atomic_save_fast, and within it layout.lay_out and fast_save.save_workbook); ``rest`` is the rest of
+atomic_save_fast, and within it layout.lay_out and fast_save.save_workbook; composed: read_old_master, open_stubbed,
+save_composed, and within it lay_out, save_fast, compose_master); ``rest`` is the rest of
 ``write_master`` (the outcome rows in every language).
 """
 
@@ -43,7 +44,8 @@ def _timed(times: dict[str, float], name: str, function: Callable[..., Any]) -> 
 
 
 _INSIDE_MASTER = False
-PARTS = ("write_master", "run", "lay_out", "save_workbook")  # totals, or parts of atomic_save_fast
+#: totals, or parts of a step counted already (of atomic_save_fast, of save_composed, of compose_master)
+PARTS = ("write_master", "run", "lay_out", "save_workbook", "save_fast", "compose_master")
 
 
 def _inside_master(job: Callable[[], Any]) -> Callable[[], Any]:
@@ -65,10 +67,17 @@ def _profiled_pass(root: Path, times: dict[str, float]) -> None:
     from adjudicator.store import master
     from adjudicator.turn import pipeline
 
+    try:
+        from adjudicator.store import master_compose  # the composed master's steps
+    except ImportError:  # the code before the master was composed
+        master_compose = None
+
     patched = [(master, "open_master"), (master, "write_state"), (master, "append_ledger_and_dice"),
                (master, "add_turn_tabs"), (TurnPictures, "decorate_master"), (pipeline, "stream_new_tabs"),
-               (pipeline, "atomic_save_fast"), (layout, "lay_out"), (fast_save, "save_workbook")]
-    originals = [(owner, name, getattr(owner, name)) for owner, name in patched]
+               (pipeline, "atomic_save_fast"), (layout, "lay_out"),
+               (fast_save, "save_workbook"), (fast_save, "save_fast"), (master_compose, "read_old_master"),
+               (master_compose, "open_stubbed"), (master_compose, "save_composed"), (master_compose, "compose_master")]
+    originals = [(owner, name, getattr(owner, name)) for owner, name in patched if hasattr(owner, name)]
     in_parallel = pipeline.in_parallel
 
     def first_job_timed(jobs: list[Callable[[], Any]]) -> list[Any]:

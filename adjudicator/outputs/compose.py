@@ -990,6 +990,7 @@ PART_WORDS: dict[str, str] = {
     "queryTable": N_("data connections"),
     "ctrlProp": N_("form controls"),
     "a part too large, or encrypted": N_("an encrypted or very large part"),
+    "the old master was saved by another program": N_("campaign.xlsx last saved by another program"),  # master_compose
 }
 OTHER_PART = N_("a part the adjudicator does not keep as it is")
 

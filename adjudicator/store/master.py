@@ -359,6 +359,16 @@ def add_turn_tabs(wb: Workbook, turn: int, order_tables: Mapping[str, OrderTable
     add_tabs(wb, turn, order_tables, reports, lang)
 
 
+def sheets_written_anew(ruleset: Ruleset, names: Sequence[str]) -> list[str]:
+    """Of the master's sheets ``names``, those a turn writes anew without reading them: the tables of
+    :func:`write_state` (from the campaign's data) and the Ledger (from its source sheet, when there is one)."""
+    schemas = [SETTINGS, PARAMETERS, factions_schema(ruleset), *ruleset.state_schemas]
+    if LEDGER_SOURCE in names:
+        schemas.append(LEDGER)
+    spelled = set().union(*(schema.spellings() for schema in schemas))
+    return [name for name in names if fold(name) in spelled]
+
+
 def open_master(path: Path) -> Workbook:
     return openpyxl.load_workbook(path)
 

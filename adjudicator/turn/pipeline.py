@@ -39,11 +39,11 @@ from adjudicator.outputs.compose import note_slow_copies
 from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_rows, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.parallel import in_parallel
-from adjudicator.outputs.streamed import stream_new_tabs
 from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_copy, atomic_save
 from adjudicator.store import master
 from adjudicator.store.folder import CampaignFolder
+from adjudicator.store.master_compose import write_master_file
 from adjudicator.store.turn_tabs import in_every_language
 
 
@@ -433,34 +433,39 @@ def _stage(
         saved = atomic_save_fast(composed_results(submission, build), path)
         return sha256_of(path), saved.slow_way
 
-    def write_master() -> list[Msg]:
-        """campaign.xlsx of the next turn; its answer: the earlier tabs a new language could not rewrite."""
-        wb = stream_new_tabs(master.open_master(base))  # the turn's tabs written from their data (streamed.py)
-        stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1, ledger=False)  # written next
-        master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
-        order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
-        for faction, submission in sorted(taken.items()):
-            if submission.orders is None:
-                continue
-            for sheet in submission.orders.sheets.values():
-                faction_problems = list(submission.problems)
-                headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
-                    lambda lang, s=sheet, f=str(faction), p=faction_problems:
-                    outcome_rows(s, f, result.outcomes, p, lang))
-                title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
-                shown[:] = [msg("Faction"), *headers]
-                table += [[faction, *row] for row in rows]
-        master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
-                             campaign.language)
-        pictures.decorate_master(wb, label)
-        atomic_save_fast(wb, staging / "campaign_after.xlsx")
-        return stale
+    def write_master() -> tuple[list[Msg], str | None]:
+        """campaign.xlsx of the next turn, composed of the old master's parts (master_compose.py) or made today's
+        way; its answer: the earlier tabs a new language could not rewrite, and why it was made today's way."""
+
+        def build(wb: Any) -> list[Msg]:  # the turn written into the old master, opened (its new tabs streamed)
+            stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1, ledger=False)  # written next
+            master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
+            order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
+            for faction, submission in sorted(taken.items()):
+                if submission.orders is None:
+                    continue
+                for sheet in submission.orders.sheets.values():
+                    faction_problems = list(submission.problems)
+                    headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
+                        lambda lang, s=sheet, f=str(faction), p=faction_problems:
+                        outcome_rows(s, f, result.outcomes, p, lang))
+                    title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
+                    shown[:] = [msg("Faction"), *headers]
+                    table += [[faction, *row] for row in rows]
+            master.add_turn_tabs(wb, turn, {k: t for k, t in order_tables.items() if t[1]}, result.gm_reports,
+                                 campaign.language)
+            pictures.decorate_master(wb, label)
+            return stale
+
+        return write_master_file(base, turn, build, staging / "campaign_after.xlsx",
+                                 lambda names: master.sheets_written_anew(ruleset, names), atomic_save_fast)
 
     # the factions' workbooks and the master, on both cores (see parallel.py); the master, the largest, first
     factions = sorted(campaign.factions)
-    stale, *written = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
+    (stale, slow_master), *written = in_parallel([write_master, *[lambda f=f: write_results(f) for f in factions]])
     folder.recovered += stale  # told to the GM with the run's notes
-    note_slow_copies(folder.recovered, [slow_way for _, slow_way in written])  # one line with the copies'
+    # one line with the copies' (the master's, should it not be composed, counted with them)
+    note_slow_copies(folder.recovered, [slow_master, *(slow_way for _, slow_way in written)])
     result_hashes = dict(zip(factions, [digest for digest, _ in written], strict=True))
     return {
         "turn": turn,
