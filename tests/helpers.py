@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pytest
 import python_calamine as pc
 
 from adjudicator.engine.registry import find_ruleset
@@ -22,6 +23,14 @@ from adjudicator.turn import pipeline
 from adjudicator.turn.gm_input import write_gm_input
 
 EXAMPLE = examples_root() / "star_sectors"
+
+#: every ruleset's example, Star Sectors in the quick set and the three others in the slow set
+EVERY_RULESET_SLOW_BUT_ONE = [
+    "star_sectors",
+    pytest.param("galactic_war", marks=pytest.mark.slow),
+    pytest.param("inner_sphere", marks=pytest.mark.slow),
+    pytest.param("coordinated_orders", marks=pytest.mark.slow),
+]
 
 
 def example_campaign(root: Path) -> Path:

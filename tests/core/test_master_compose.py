@@ -18,13 +18,9 @@ from adjudicator.store import master, master_compose
 from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.core.test_writer_same_outputs import workbook_face
+from tests.helpers import EVERY_RULESET_SLOW_BUT_ONE
 
-RULESETS = [
-    "star_sectors",
-    pytest.param("galactic_war", marks=pytest.mark.slow),
-    pytest.param("inner_sphere", marks=pytest.mark.slow),
-    pytest.param("coordinated_orders", marks=pytest.mark.slow),
-]
+RULESETS = EVERY_RULESET_SLOW_BUT_ONE
 
 
 def _answer_battles(path: Path) -> None:

@@ -29,13 +29,9 @@ from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.core.test_verifiable_dice import fixed_key
 from tests.core.test_writer_same_outputs import workbook_face
+from tests.helpers import EVERY_RULESET_SLOW_BUT_ONE
 
-RULESETS = [
-    "star_sectors",
-    pytest.param("galactic_war", marks=pytest.mark.slow),
-    pytest.param("inner_sphere", marks=pytest.mark.slow),
-    pytest.param("coordinated_orders", marks=pytest.mark.slow),
-]
+RULESETS = EVERY_RULESET_SLOW_BUT_ONE
 
 
 def _composed(path: Path) -> bool:

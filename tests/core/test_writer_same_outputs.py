@@ -24,16 +24,12 @@ from adjudicator.outputs import compose, layout, streamed
 from adjudicator.outputs.writing import REFIT_ROWS, fill_report_sheet, fill_table_sheet
 from adjudicator.turn import pipeline
 from tests import writer_reference
+from tests.helpers import EVERY_RULESET_SLOW_BUT_ONE
 
 ERRORS = {gettext_in(lang, "Errors") for lang in ("en", "es", "ru")}
 LEDGER = tuple(gettext_in(lang, "Ledger") for lang in ("en", "es", "ru"))
 
-RULESETS = [
-    "star_sectors",
-    pytest.param("galactic_war", marks=pytest.mark.slow),
-    pytest.param("inner_sphere", marks=pytest.mark.slow),
-    pytest.param("coordinated_orders", marks=pytest.mark.slow),
-]
+RULESETS = EVERY_RULESET_SLOW_BUT_ONE
 
 
 THEME = ("FFFFFF", "000000", "EEECE1", "1F497D", "4F81BD", "C0504D", "9BBB59", "8064A2", "4BACC6", "F79646",
