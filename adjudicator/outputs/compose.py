@@ -456,6 +456,8 @@ _C_TAG = re.compile(rb"<c\b([^>]*?)(/?)>")
 _ROW_TAG = re.compile(rb"<row\b([^>]*?)(/?)>")
 _S_ATTR = re.compile(rb'\ss="(\d+)"')
 _R_ATTR = re.compile(rb'\sr="([A-Z]+)(\d+)"')
+#: A cell's tag (as :data:`_C_TAG` finds it) with its reference (the first :data:`_R_ATTR` in it), in one match.
+_C_TAG_WITH_REF = re.compile(rb'<c\b[^>]*?\sr="([A-Z]+\d+)"[^>]*?/?>')
 
 
 def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> bytes:
@@ -463,12 +465,10 @@ def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> byte
     one pass over the sheet, those not written yet made one by one (:func:`restyle_cell`)."""
     pieces, last, done = [], 0, set()
     data_start = sheet.find(b"<sheetData")
-    for tag in _C_TAG.finditer(sheet, max(data_start, 0)):
-        place = _R_ATTR.search(tag.group(1))
-        if place is None:
-            continue
-        ref = (place.group(1) + place.group(2)).decode()
-        if ref not in styles or ref in done:
+    wanted = {ref.encode(): ref for ref in styles}
+    for tag in _C_TAG_WITH_REF.finditer(sheet, max(data_start, 0)):  # the cells _C_TAG finds that _R_ATTR names
+        ref = wanted.get(tag.group(1))
+        if ref is None or ref in done:
             continue
         done.add(ref)
         pieces += [sheet[last:tag.start()], _restyled(tag.group(0), styles[ref])]
