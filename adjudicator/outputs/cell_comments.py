@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 AUTHOR = "adjudicator"
 WIDTH, HEIGHT = 320, 120  # pixels, the box of every comment
@@ -33,14 +34,15 @@ XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 COMMENTS_HEAD = (XML_DECLARATION + '<comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
                  f"<authors><author>{AUTHOR}</author></authors><commentList>")
 COMMENT = ('<comment ref="{ref}" authorId="0"><text><r><rPr><sz val="8"/><color indexed="81"/>'
-           '<rFont val="Tahoma"/><family val="2"/></rPr><t{space}>{text}</t></r></text></comment>')
+           '<rFont val="Tahoma"/><family val="2"/></rPr>{text}</r></text></comment>')
 VML_HEAD = ('<xml xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" '
             'xmlns:x="urn:schemas-microsoft-com:office:excel"><o:shapelayout v:ext="edit">'
             '<o:idmap v:ext="edit" data="{data}"/></o:shapelayout><v:shapetype id="_x0000_t202" '
             'coordsize="21600,21600" o:spt="202" path="m,l,21600r21600,l21600,xe"><v:stroke joinstyle="miter"/>'
             '<v:path gradientshapeok="t" o:connecttype="rect"/></v:shapetype>')
 SHAPE = ('<v:shape id="_x0000_s{id}" type="#_x0000_t202" style="position:absolute;margin-left:{left:.15g}pt;'
-         'margin-top:{top:.15g}pt;width:{width:.15g}pt;height:{height:.15g}pt;z-index:{z};visibility:hidden" '
+         'margin-top:{top:.15g}pt;' + f"width:{WIDTH * 0.75:.15g}pt;height:{HEIGHT * 0.75:.15g}pt;"
+         'z-index:{z};visibility:hidden" '
          'fillcolor="#ffffe1" o:insetmode="auto"><v:fill color2="#ffffe1"/><v:shadow on="t" color="black" '
          'obscured="t"/><v:path o:connecttype="none"/><v:textbox style="mso-direction-alt:auto">'
          '<div style="text-align:left"></div></v:textbox><x:ClientData ObjectType="Note"><x:MoveWithCells/>'
@@ -93,21 +95,23 @@ def _cell_name(row: int, column: int) -> str:
     return f"{letters}{row + 1}"
 
 
-def _text(text: str) -> str:
-    """A comment's text as XlsxWriter writes an element's data: ``& < >`` escaped, then what looks like an
-    escape (``_x0041_``) and the control characters other than tab and newline written as ``_xHHHH_``."""
+@lru_cache(maxsize=4096)  # a check's comments repeat a few hundred texts
+def _text_element(text: str) -> str:
+    """A comment's ``<t>`` element as XlsxWriter writes it: ``xml:space="preserve"`` for a text with space at
+    either end; ``& < >`` escaped, then what looks like an escape (``_x0041_``) and the control characters
+    other than tab and newline written as ``_xHHHH_``."""
+    space = ' xml:space="preserve"' if _EDGE_SPACE.search(text) else ""
     if _ESCAPED.search(text):
         text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _ESCAPE_LOOKALIKE.sub(r"_x005F\1", text)
     text = _CONTROL.sub(lambda found: f"_x{ord(found.group(1)):04X}_", text)
-    return text.replace("\ufffe", "_xFFFE_").replace("\uffff", "_xFFFF_")
+    text = text.replace("\ufffe", "_xFFFE_").replace("\uffff", "_xFFFF_")
+    return f"<t{space}>{text}</t>"
 
 
 def comments_xml(comments: Sequence[CellComment]) -> bytes:
     """The comments part of one sheet, its comments in row then column order."""
-    rows = [COMMENT.format(ref=_cell_name(c.row, c.column), text=_text(c.text),
-                           space=' xml:space="preserve"' if _EDGE_SPACE.search(c.text) else "")
-            for c in _in_order(comments)]
+    rows = [COMMENT.format(ref=_cell_name(c.row, c.column), text=_text_element(c.text)) for c in _in_order(comments)]
     return (COMMENTS_HEAD + "".join(rows) + "</commentList></comments>").encode()
 
 
@@ -142,9 +146,8 @@ def vml_xml(comments: Sequence[CellComment], data_id: int) -> bytes:
     shapes = []
     for z, comment in enumerate(_in_order(comments), start=1):
         anchor, (left, top) = _box(comment)
-        shapes.append(SHAPE.format(id=1024 * data_id + z, left=left * 0.75, top=top * 0.75, width=WIDTH * 0.75,
-                                   height=HEIGHT * 0.75, z=z, anchor=anchor, row=comment.row,
-                                   column=comment.column))
+        shapes.append(SHAPE.format(id=1024 * data_id + z, left=left * 0.75, top=top * 0.75, z=z, anchor=anchor,
+                                   row=comment.row, column=comment.column))
     return (VML_HEAD.format(data=data) + "".join(shapes) + "</xml>").encode()
 
 
