@@ -16,8 +16,8 @@ tabs (:mod:`adjudicator.outputs.fast_save`, from an openpyxl workbook without th
   local names moved on when the new tabs go first; the first new tab made the active tab (and, for results,
   the only selected one, as today's results say);
 - for a checked copy, each offending cell given the error or warning fill (a copy of its own cell format with
-  that fill) and a comment (the comments and VML part XlsxWriter writes for a sheet holding only those
-  comments);
+  that fill) and a comment (each marked sheet's comments part and VML drawing written from the marks by
+  :mod:`adjudicator.outputs.cell_comments`, the parts XlsxWriter wrote for them before);
 - neutral document properties (XlsxWriter's, as :func:`~adjudicator.outputs.faction_workbooks.neutral_properties`
   sets them); macros (``vbaProject.bin``) and custom XML dropped, a macro or template workbook made a plain one.
 
@@ -49,6 +49,7 @@ from typing import Any
 from defusedxml import ElementTree as SafeTree
 
 from adjudicator.i18n import N_, Joined, Msg, msg_n
+from adjudicator.outputs.cell_comments import COMMENT_FONT, cell_comment, comment_parts
 from adjudicator.outputs.reproducible import FIXED_DATE, fixed_dates
 
 
@@ -455,6 +456,8 @@ _C_TAG = re.compile(rb"<c\b([^>]*?)(/?)>")
 _ROW_TAG = re.compile(rb"<row\b([^>]*?)(/?)>")
 _S_ATTR = re.compile(rb'\ss="(\d+)"')
 _R_ATTR = re.compile(rb'\sr="([A-Z]+)(\d+)"')
+#: A cell's tag (as :data:`_C_TAG` finds it) with its reference (the first :data:`_R_ATTR` in it), in one match.
+_C_TAG_WITH_REF = re.compile(rb'<c\b[^>]*?\sr="([A-Z]+\d+)"[^>]*?/?>')
 
 
 def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> bytes:
@@ -462,12 +465,10 @@ def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> byte
     one pass over the sheet, those not written yet made one by one (:func:`restyle_cell`)."""
     pieces, last, done = [], 0, set()
     data_start = sheet.find(b"<sheetData")
-    for tag in _C_TAG.finditer(sheet, max(data_start, 0)):
-        place = _R_ATTR.search(tag.group(1))
-        if place is None:
-            continue
-        ref = (place.group(1) + place.group(2)).decode()
-        if ref not in styles or ref in done:
+    wanted = {ref.encode(): ref for ref in styles}
+    for tag in _C_TAG_WITH_REF.finditer(sheet, max(data_start, 0)):  # the cells _C_TAG finds that _R_ATTR names
+        ref = wanted.get(tag.group(1))
+        if ref is None or ref in done:
             continue
         done.add(ref)
         pieces += [sheet[last:tag.start()], _restyled(tag.group(0), styles[ref])]
@@ -657,6 +658,16 @@ class _Copier:
         self.defaults: dict[str, str] = {}
         self.moved: dict[str, str] = {}
 
+    def add(self, pattern: str, data: bytes, kind: str) -> str:
+        """A part of ours (of content type ``kind``) added under the first free name of ``pattern``: its name."""
+        new = _free({**self.taken, **self.out}, pattern)
+        self.out[new] = data
+        if posixpath.splitext(new)[1] == ".vml":
+            self.defaults["vml"] = kind
+        else:
+            self.types[new] = kind
+        return new
+
     def copy(self, part: str, data: bytes | None = None) -> str:
         """``part`` (with ``data`` instead of its own bytes, if given) copied: its new name."""
         if part in self.moved:
@@ -686,14 +697,13 @@ class _Copier:
 
 
 # --------------------------------------------------------------------------------------------- compose
-def compose_bytes(player: Path, new_tabs: Callable[[list[list[Mark]]], bytes], marks: Sequence[Mark],
-                  tabs: int, first: bool) -> bytes:
-    """The player's workbook at ``player`` with the first ``tabs`` sheets of the workbook ``new_tabs`` returns
+def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[Mark], tabs: int,
+                  first: bool) -> bytes:
+    """The player's workbook at ``player`` with the ``tabs`` sheets of the workbook ``new_tabs`` returns
     (written by XlsxWriter) merged in: put before the player's sheets (``first``: a checked copy) or after them
     (results), with their drawings, pictures, charts, comments, links and print names; the first of them made
     the active and only selected tab. The offending cells of ``marks`` are given the error or warning fill and
-    a comment: ``new_tabs`` is given the marks of each marked sheet and writes, after its ``tabs`` sheets, one
-    sheet holding only those comments per marked sheet, in that order."""
+    a comment (each marked sheet's comments and their VML drawing written by :mod:`.cell_comments`)."""
     package = read_package(player)
     names = [name for name, _, _ in package.sheets]
     parts = package.parts
@@ -713,10 +723,10 @@ def compose_bytes(player: Path, new_tabs: Callable[[list[list[Mark]]], bytes], m
         cells[ref] = Mark(mark.sheet, ref, mark.error, text)
     marked_sheets = [name for name in names if name in by_sheet]
     try:
-        theirs = read_theirs(new_tabs([list(by_sheet[name].values()) for name in marked_sheets]))
+        theirs = read_theirs(new_tabs())
     except (KeyError, zipfile.BadZipFile, SyntaxError) as error:
         raise CannotCompose(f"the new tabs' workbook: {error}") from None
-    if len(theirs.sheets) != tabs + len(marked_sheets) or tabs < 1:
+    if len(theirs.sheets) != tabs or tabs < 1:
         raise CannotCompose("the new tabs' workbook")
     taken = {n.casefold() for n in names}
     if any(name.casefold() in taken for name, _, _ in theirs.sheets[:tabs]):
@@ -725,21 +735,20 @@ def compose_bytes(player: Path, new_tabs: Callable[[list[list[Mark]]], bytes], m
     styles_rel = next(r for r in package.workbook_rels if r.kind == "styles")
     styles = Styles(parts[styles_rel.part])
     styles.append_xlsxwriter(theirs.parts["xl/styles.xml"])
+    if marked_sheets:
+        styles.added["fonts"].append(COMMENT_FONT)
     copier = _Copier(theirs, parts)
     sheet_rels: dict[str, bytes] = {}
     changed: dict[str, bytes] = {}
-    # the player's marked sheets: fills, then the comments XlsxWriter wrote for them
-    for (name, (_, helper, _)) in zip(marked_sheets, theirs.sheets[tabs:], strict=True):
+    # the player's marked sheets: fills, then their comments
+    for name, (comments_xml, drawing_xml) in zip(marked_sheets, _comment_parts(by_sheet, marked_sheets),
+                                                 strict=True):
         part = sheet_of[name]
         xml = _player_sheet(parts[part], part)
         xml = restyle_cells(xml, {mark.cell: (lambda xf, e=mark.error: styles.marked_xf(xf, e))
                                   for mark in by_sheet[name].values()})
-        helper_rels = theirs.relations(helper)
-        comments = [r for r in helper_rels if r.kind == "comments"]
-        drawings = [r for r in helper_rels if r.kind == "vmlDrawing"]
-        if len(comments) != 1 or len(drawings) != 1 or len(helper_rels) != 2:
-            raise CannotCompose("the comments' parts")
-        comments_part, drawing_part = copier.copy(comments[0].part), copier.copy(drawings[0].part)
+        comments_part = copier.add("xl/comments{}.xml", comments_xml, COMMENTS_TYPE)
+        drawing_part = copier.add("xl/drawings/vmlDrawing{}.vml", drawing_xml, VML_TYPE)
         relations = _relations(package, part)
         taken_ids = {r.id for r in relations}
         drawing_id = _free({i: b"" for i in taken_ids}, "rIdAdjudicator{}")
@@ -815,6 +824,18 @@ def compose_bytes(player: Path, new_tabs: Callable[[list[list[Mark]]], bytes], m
         raise CannotCompose("a part without its content type")
     files = {"[Content_Types].xml": _content_types(types, copier.defaults), **files}
     return _zip(files)
+
+
+def _comment_parts(by_sheet: dict[str, dict[str, Mark]], marked_sheets: Sequence[str]) -> list[tuple[bytes, bytes]]:
+    """The comments part and VML drawing of each marked sheet, in ``marked_sheets``' order (a text the
+    comments cannot hold written as the openpyxl ``Comment`` and XlsxWriter wrote it, or left out)."""
+    sheets = []
+    for name in marked_sheets:
+        comments = [cell_comment(mark.cell, mark.text) for mark in by_sheet[name].values()]
+        if not any(comments):
+            raise CannotCompose("the comments' parts")
+        sheets.append([comment for comment in comments if comment is not None])
+    return comment_parts(sheets)
 
 
 _SHEET_VIEWS = re.compile(rb"<sheetViews\b.*?</sheetViews>", re.S)
@@ -943,29 +964,18 @@ class ComposedCopy:
     def bytes(self, wb: Any) -> bytes:
         """The composed file; ``wb`` holds the new tabs only (streamed placeholders, openpyxl sheets): they
         are laid out (layout.py) and written by XlsxWriter, then merged in (:func:`compose_bytes`)."""
-        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-        from openpyxl.comments import Comment
-
         from adjudicator.outputs import layout
         from adjudicator.outputs.fast_save import Untranslatable, save_fast
 
         tabs = len(wb.worksheets)
         layout.lay_out(wb)
 
-        def new_tabs(comments: list[list[Mark]]) -> bytes:
-            for number, marks in enumerate(comments, start=1):
-                helper = wb.create_sheet(f"_comments{number}")
-                for mark in marks:
-                    helper[mark.cell].comment = Comment(ILLEGAL_CHARACTERS_RE.sub("", mark.text), "adjudicator",
-                                                        width=320, height=120)
+        def new_tabs() -> bytes:  # the new tabs alone: the marked cells' comments are written apart
             buffer = io.BytesIO()
             try:
                 save_fast(wb, buffer)
             except Untranslatable as error:
                 raise CannotCompose(str(error)) from None
-            finally:
-                for ws in wb.worksheets[tabs:]:
-                    wb.remove(ws)
             return buffer.getvalue()
 
         return compose_bytes(self.player, new_tabs, self.marks, tabs, self.first)

@@ -82,10 +82,15 @@ def neutral_properties(wb: Workbook, title: str) -> None:
 PROBLEM_HEADERS = [msg("Code"), msg("Severity"), msg("Sheet"), msg("Cell"), msg("Problem"), msg("What to do")]
 
 
-def problem_rows(problems: Sequence[Problem]) -> list[list[Any]]:
+def problem_rows(problems: Sequence[Problem], lang: str | None = None) -> list[list[Any]]:
+    """The Errors tab's rows; with ``lang``, each problem's message and hint rendered already (the same cells:
+    a tab renders what it is given), so that a checked copy's comments reuse those texts."""
+    def shown(text: Msg) -> Any:
+        return text.render(lang) if lang else text
+
     return [
-        [p.code, msg("error") if p.is_error else msg("warning"), p.sheet or "", p.cell or "", p.message,
-         p.hint or ""]
+        [p.code, msg("error") if p.is_error else msg("warning"), p.sheet or "", p.cell or "", shown(p.message),
+         shown(p.hint) if p.hint else ""]
         for p in problems
     ]
 
@@ -119,11 +124,12 @@ def _to_compose(submission: Submission, lang: str) -> Workbook:
 
     wb = stream_new_tabs(Workbook())
     wb.remove(wb.active)
-    write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, problem_rows(list(submission.problems)), lang,
-                      widths=[8, 10, 16, 8, 70, 60])
+    problems = list(submission.problems)
+    rows = problem_rows(problems, lang)  # each message and hint rendered once, for the tab and the comments
+    write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, rows, lang, widths=[8, 10, 16, 8, 70, 60])
     neutral_properties(wb, msg("Checked orders").render(lang))
-    marks = [Mark(p.sheet, p.cell, p.is_error, _mark_text(p, lang)) for p in submission.problems
-             if p.sheet and p.cell]
+    marks = [Mark(p.sheet, p.cell, p.is_error, row[4] + ("\n" + row[5] if p.hint else ""))
+             for p, row in zip(problems, rows, strict=True) if p.sheet and p.cell]
     setattr(wb, COMPOSED, ComposedCopy(submission.path, marks, lambda: _checked_copy(submission, lang, True)))
     return wb
 

@@ -161,6 +161,8 @@ def materialize(wb: Any) -> None:
 # ------------------------------------------------------------------------------------------- the cells
 def cell_value(value: Any, lang: str) -> tuple[Any, str] | None:
     """What :func:`adjudicator.outputs.writing.put` stores: (value, "s" text | "n" number | "b" boolean)."""
+    if type(value) is str:  # most cells: a text already (render would return it as it is)
+        return ILLEGAL_CHARACTERS_RE.sub("", value)[:32767], "s"
     value = render(value, lang)
     if value is None:
         return None

@@ -1,6 +1,7 @@
 """``check`` and ``run`` print at most ``--max-problems`` problems of each workbook, then one line in the
-reader's language saying how many more its checked copy's Errors tab lists; that tab keeps them all. At 80
-columns (blocks), wide (a table) and through a pipe with no width given."""
+reader's language saying how many more its checked copy's Errors tab lists, that tab named as its player sees it
+(in the workbook's language); that tab keeps them all. At 80 columns (blocks), wide (a table) and through a pipe
+with no width given."""
 
 from __future__ import annotations
 
@@ -30,8 +31,17 @@ def _rows_of(out: str, file: str) -> list[list[str]]:
     return [line.replace("│", " ").split() for line in out.splitlines() if file in line.replace("│", " ").split()]
 
 
-def _more_line(count: int, path: Path) -> str:
-    return gettext_in("ru", "… and {count} more in {path} (Errors tab).").format(count=count, path=path)
+def _errors_tab(path: Path) -> str:
+    """The name of the checked copy's Errors tab, as its player sees it (its first tab)."""
+    book = openpyxl.load_workbook(path, read_only=True)
+    name = book.sheetnames[0]
+    book.close()
+    return name
+
+
+def _more_line(count: int, path: Path, lang: str = "ru") -> str:
+    return gettext_in(lang, "… and {count} more in {path} ({tab} tab).").format(count=count, path=path,
+                                                                                 tab=_errors_tab(path))
 
 
 @pytest.mark.parametrize("columns", ["80", "200", None])
@@ -55,6 +65,17 @@ def test_check_prints_the_first_problem_of_each_workbook_and_how_many_more(
         more = _more_line(len(rest), outcome.checked[submission.name])
         assert (more in lines) == bool(rest), (more, shown.stdout)
     assert "вкладка" in shown.stdout and "Errors tab" not in shown.stdout  # in the GM's language
+
+
+def test_the_line_names_the_errors_tab_in_the_workbook_s_language(
+        campaign: tuple[Path, pipeline.CheckOutcome]) -> None:
+    root, outcome = campaign
+    shown = adjudicator("check", str(root), "--max-problems", "1")
+    tabs = {name: _errors_tab(path) for name, path in outcome.checked.items()}
+    assert {"Ошибки", "Errores"} <= set(tabs.values()), tabs  # a Russian GM, Russian and Spanish workbooks
+    for name, tab in tabs.items():
+        line = next(line for line in shown.stdout.splitlines() if str(outcome.checked[name]) in line and "…" in line)
+        assert f"«{tab}»" in line, (name, line)
 
 
 def test_the_errors_tab_keeps_every_problem(campaign: tuple[Path, pipeline.CheckOutcome]) -> None:
@@ -116,4 +137,4 @@ def test_the_default_prints_fifty_problems_of_a_workbook_with_more(tmp_path: Pat
         rows = [row for row in _rows_of(shown.stdout, submission.name) if any(p.code in row for p in problems)]
         assert len(rows) == DEFAULT_LIMIT
         assert all(problem.cell in row for row, problem in zip(rows, problems[:DEFAULT_LIMIT], strict=True))
-        assert f"… and 5 more in {outcome.checked[submission.name]} (Errors tab)." in lines
+        assert _more_line(5, outcome.checked[submission.name], "en") in lines
