@@ -38,46 +38,43 @@ back as the player saved them (on the bundled examples and generated campaigns t
 from __future__ import annotations
 
 import io
-import posixpath
 import re
 import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from defusedxml import ElementTree as SafeTree
-
 from adjudicator.i18n import N_, Joined, Msg, msg_n
 from adjudicator.outputs.cell_comments import COMMENT_FONT, cell_comment, comment_parts
-from adjudicator.outputs.reproducible import FIXED_DATE, fixed_dates
-
-
-def quoteattr(value: str) -> str:
-    """``value`` quoted as an XML attribute, as xml.sax.saxutils.quoteattr quotes it (importing that module pulls
-    in urllib, http, ssl and email)."""
-    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    value = value.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
-    if '"' not in value:
-        return f'"{value}"'
-    if "'" not in value:
-        return f"'{value}'"
-    return '"' + value.replace('"', "&quot;") + '"'
-
-
-MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
-CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
-OFFICE_DOC = REL_NS + "/officeDocument"
-REL = REL_NS + "/"
-WORKBOOK_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
-WORKSHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
-COMMENTS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.comments+xml"
-VML_TYPE = "application/vnd.openxmlformats-officedocument.vmlDrawing"
-CORE_TYPE = "application/vnd.openxmlformats-package.core-properties+xml"
-APP_TYPE = "application/vnd.openxmlformats-officedocument.extended-properties+xml"
-RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
+from adjudicator.outputs.reproducible import fixed_dates
+from adjudicator.outputs.xlsx_package import (
+    APP_TYPE,
+    COMMENTS_TYPE,
+    CORE_TYPE,
+    CT_NS,
+    MAIN,
+    OFFICE_DOC,
+    REL,
+    REL_NS,
+    VML_TYPE,
+    WORKBOOK_TYPE,
+    CannotCompose,
+    Package,
+    PartCopier,
+    check_well_formed,
+    content_types_xml,
+    free_name,
+    parse_part,
+    quoteattr,
+    read_theirs,
+    relation_xml,
+    relations_of,
+    relationships_xml,
+    rels_path,
+    shared_strings,
+    zip_parts,
+)
 
 #: The most one part of the player's file may hold unpacked (intake surveyed the sheets already).
 MOST_BYTES = 256 << 20
@@ -96,8 +93,6 @@ NEUTRAL_APP = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Prope
 ERROR_RGB, WARNING_RGB = "FFF8CBAD", "FFFFE699"  # writing.py's ERROR_FILL, WARNING_FILL
 
 
-class CannotCompose(Exception):
-    """The player's file holds something composing is not sure to keep: make the copy the openpyxl way."""
 
 
 @dataclass(frozen=True)
@@ -111,83 +106,16 @@ class Mark:
 
 
 # ----------------------------------------------------------------------------------------- the package
-@dataclass
-class Relation:
-    id: str
-    kind: str  # the last word of its type: worksheet, styles, hyperlink, ...
-    type: str
-    target: str
-    external: bool
-    part: str  # the part it points at (inside the zip), "" for an external target
 
 
-@dataclass
-class Package:
-    """The player's file as parts, read once (each within :data:`MOST_BYTES`)."""
-
-    parts: dict[str, bytes]
-    order: list[str]
-    defaults: dict[str, str]
-    overrides: dict[str, str]
-    workbook: str = ""
-    workbook_rels: list[Relation] = field(default_factory=list)
-    #: (name, sheet part, its relations, state) in the workbook's order
-    sheets: list[tuple[str, str, list[Relation]]] = field(default_factory=list)
-
-    def content_type(self, part: str) -> str | None:
-        return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").lower())
 
 
-def _parse(data: bytes, where: str) -> Any:
-    try:
-        return SafeTree.fromstring(data)
-    except Exception as error:  # noqa: BLE001 - malformed or forbidden XML: not composed
-        raise CannotCompose(f"{where}: {error}") from None
 
 
-def _well_formed(data: bytes, where: str) -> None:
-    """Raise :class:`CannotCompose` unless ``data`` is well-formed XML without a DTD (what defusedxml forbids),
-    building no tree: the check of a large worksheet after its splices."""
-    from xml.parsers import expat
-
-    def forbidden(*_: object) -> None:
-        raise CannotCompose(f"{where}: a DTD or an entity")
-
-    parser = expat.ParserCreate()
-    parser.StartDoctypeDeclHandler = forbidden
-    parser.EntityDeclHandler = forbidden
-    parser.ExternalEntityRefHandler = forbidden
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as error:
-        raise CannotCompose(f"{where}: {error}") from None
 
 
-def _rels_path(part: str) -> str:
-    folder, name = posixpath.split(part)
-    return posixpath.join(folder, "_rels", name + ".rels")
 
 
-def _relations(package: Package, part: str) -> list[Relation]:
-    data = package.parts.get(_rels_path(part))
-    if data is None:
-        return []
-    root = _parse(data, _rels_path(part))
-    if root.tag != f"{{{PKG_REL_NS}}}Relationships":
-        raise CannotCompose(f"{part}: relationships")
-    found = []
-    folder = posixpath.dirname(part)
-    for rel in root:
-        kind_url, target = rel.get("Type", ""), rel.get("Target", "")
-        external = rel.get("TargetMode") == "External"
-        if external:
-            inside = ""
-        elif target.startswith("/"):
-            inside = target.lstrip("/")
-        else:
-            inside = posixpath.normpath(posixpath.join(folder, target))
-        found.append(Relation(rel.get("Id", ""), kind_url.rsplit("/", 1)[-1], kind_url, target, external, inside))
-    return found
 
 
 def read_package(path: Path) -> Package:
@@ -202,26 +130,26 @@ def read_package(path: Path) -> Package:
         raise CannotCompose(str(error)) from None
     if "[Content_Types].xml" not in parts:
         raise CannotCompose("no content types")
-    types = _parse(parts["[Content_Types].xml"], "[Content_Types].xml")
+    types = parse_part(parts["[Content_Types].xml"], "[Content_Types].xml")
     defaults = {d.get("Extension", "").lower(): d.get("ContentType", "") for d in types
                 if d.tag == f"{{{CT_NS}}}Default"}
     overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in types
                  if o.tag == f"{{{CT_NS}}}Override"}
     package = Package(parts, order, defaults, overrides)
-    documents = [r for r in _relations(package, "") if r.type == OFFICE_DOC]
+    documents = [r for r in relations_of(package, "") if r.type == OFFICE_DOC]
     if "_rels/.rels" not in parts or len(documents) != 1 or documents[0].part not in parts:
         raise CannotCompose("no workbook part")
     package.workbook = documents[0].part
-    package.workbook_rels = _relations(package, package.workbook)
+    package.workbook_rels = relations_of(package, package.workbook)
     for rel in package.workbook_rels:
         if rel.kind not in KEPT_WORKBOOK_RELS | DROPPED_WORKBOOK_RELS or rel.external:
             raise CannotCompose(f"workbook refers to {rel.kind}")
-        if rel.kind in KEPT_WORKBOOK_RELS and (rel.part not in parts or _rels_path(rel.part) in parts
+        if rel.kind in KEPT_WORKBOOK_RELS and (rel.part not in parts or rels_path(rel.part) in parts
                                                and rel.kind != "worksheet"):
             raise CannotCompose(f"{rel.part}: missing or with relations of its own")
     if sum(r.kind == "styles" for r in package.workbook_rels) != 1:
         raise CannotCompose("no styles")
-    root = _parse(parts[package.workbook], package.workbook)
+    root = parse_part(parts[package.workbook], package.workbook)
     if root.tag != f"{{{MAIN}}}workbook":
         raise CannotCompose("workbook element")
     by_id = {r.id: r for r in package.workbook_rels}
@@ -232,7 +160,7 @@ def read_package(path: Path) -> Package:
         rel = by_id.get(sheet.get(f"{{{REL_NS}}}id", ""))
         if rel is None or rel.kind != "worksheet":
             raise CannotCompose("a sheet that is not a worksheet")
-        sheet_rels = _relations(package, rel.part)
+        sheet_rels = relations_of(package, rel.part)
         for sheet_rel in sheet_rels:
             if sheet_rel.kind not in KEPT_SHEET_RELS or (not sheet_rel.external and sheet_rel.part not in parts):
                 raise CannotCompose(f"{rel.part} refers to {sheet_rel.kind}")
@@ -241,10 +169,10 @@ def read_package(path: Path) -> Package:
 
 
 # ---------------------------------------------------------------------------------------------- styles
-_LISTS = ("numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles", "dxfs")
+STYLE_LISTS = ("numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles", "dxfs")
 
 
-def _children(xml: bytes, tag: str) -> list[bytes]:
+def style_children(xml: bytes, tag: str) -> list[bytes]:
     """The child elements of XlsxWriter's own ``<tag>`` list (trusted, plainly written XML)."""
     found = re.search(rb"<" + tag.encode() + rb"\b[^>]*?(?:/>|>(.*?)</" + tag.encode() + rb">)", xml, re.S)
     if not found or not found.group(1):
@@ -258,12 +186,12 @@ class Styles:
     """The player's ``styles.xml`` with XlsxWriter's formats (and the marked cells' formats) appended."""
 
     def __init__(self, data: bytes) -> None:
-        root = _parse(data, "styles.xml")
+        root = parse_part(data, "styles.xml")
         if root.tag != f"{{{MAIN}}}styleSheet" or not data.lstrip().startswith((b"<?xml", b"<styleSheet")):
             raise CannotCompose("styles element")
         self.data = data
         self.counts = {}
-        for tag in _LISTS:
+        for tag in STYLE_LISTS:
             element = root.find(f"{{{MAIN}}}{tag}")
             self.counts[tag] = 0 if element is None else len(element)
         xfs = root.find(f"{{{MAIN}}}cellXfs")
@@ -273,17 +201,17 @@ class Styles:
         formats = root.find(f"{{{MAIN}}}numFmts")
         ids = [int(f.get("numFmtId", "0")) for f in (formats if formats is not None else [])]
         self.next_format = max([163, *ids]) + 1
-        self.added: dict[str, list[bytes]] = {tag: [] for tag in _LISTS}
+        self.added: dict[str, list[bytes]] = {tag: [] for tag in STYLE_LISTS}
         self.xf_offset = len(self.xfs)
         self.marked: dict[tuple[int, bool], int] = {}
         self.mark_fills: dict[bool, int] = {}
 
     def append_xlsxwriter(self, theirs: bytes) -> None:
         """XlsxWriter's lists appended; their cell formats then start at :attr:`xf_offset`."""
-        if _children(theirs, "dxfs"):
+        if style_children(theirs, "dxfs"):
             raise CannotCompose("the new tab has conditional formats")
         formats = {}
-        for fmt in _children(theirs, "numFmts"):
+        for fmt in style_children(theirs, "numFmts"):
             old = int(re.search(rb'numFmtId="(\d+)"', fmt).group(1))  # type: ignore[union-attr]
             formats[old] = self.next_format
             self.added["numFmts"].append(re.sub(rb'numFmtId="\d+"', b'numFmtId="%d"' % self.next_format, fmt))
@@ -291,7 +219,7 @@ class Styles:
         offsets = {b"fontId": self.counts["fonts"], b"fillId": self.counts["fills"],
                    b"borderId": self.counts["borders"]}
         for tag in ("fonts", "fills", "borders"):
-            self.added[tag].extend(_children(theirs, tag))
+            self.added[tag].extend(style_children(theirs, tag))
 
         def moved(found: re.Match[bytes]) -> bytes:
             name, value = found.group(1), int(found.group(2))
@@ -304,11 +232,11 @@ class Styles:
         references = rb'\b(numFmtId|fontId|fillId|borderId)="(\d+)"'
         # their cell styles past Normal (XlsxWriter's Hyperlink): appended, their cell formats pointed at them
         style_ids = {0: 0}
-        for number, xf in enumerate(_children(theirs, "cellStyleXfs")[1:], start=1):
+        for number, xf in enumerate(style_children(theirs, "cellStyleXfs")[1:], start=1):
             style_ids[number] = self.counts["cellStyleXfs"] + len(self.added["cellStyleXfs"])
             self.added["cellStyleXfs"].append(re.sub(references, moved, xf))
         player_styles = set(re.findall(rb'<cellStyle\b[^>]*?\sname="([^"]*)"', self.data))
-        for cell_style in _children(theirs, "cellStyles"):
+        for cell_style in style_children(theirs, "cellStyles"):
             found = re.search(rb'\sxfId="(\d+)"', cell_style)
             name = re.search(rb'\sname="([^"]*)"', cell_style)
             if found is None or int(found.group(1)) == 0 or (name and name.group(1) in player_styles):
@@ -323,7 +251,7 @@ class Styles:
                 raise CannotCompose("the new tab's cell styles")
             return b' xfId="%d"' % style_ids[int(found.group(1))]
 
-        for xf in _children(theirs, "cellXfs"):
+        for xf in style_children(theirs, "cellXfs"):
             self.added["cellXfs"].append(re.sub(rb'\sxfId="(\d+)"', style_moved, re.sub(references, moved, xf)))
 
     def marked_xf(self, xf: int, error: bool) -> int:
@@ -359,7 +287,7 @@ class Styles:
 
     def xml(self) -> bytes:
         data = self.data
-        for tag in _LISTS:
+        for tag in STYLE_LISTS:
             added = self.added[tag]
             if not added:
                 continue
@@ -385,8 +313,8 @@ class Styles:
                     raise CannotCompose(f"styles: {tag} not closed")
                 data = data[:opening.start()] + b"<%s%s>" % (tag.encode(), attributes) + \
                     data[opening.end():closing] + body + data[closing:]
-        root = _parse(data, "styles.xml (composed)")
-        for tag in _LISTS:  # the splice checked: each list holds what it held and what was added
+        root = parse_part(data, "styles.xml (composed)")
+        for tag in STYLE_LISTS:  # the splice checked: each list holds what it held and what was added
             element = root.find(f"{{{MAIN}}}{tag}")
             if len(element if element is not None else []) != self.counts[tag] + len(self.added[tag]):
                 raise CannotCompose(f"styles: {tag} not spliced")
@@ -544,7 +472,7 @@ def with_legacy_drawing(sheet: bytes, rel_id: str) -> bytes:
 
 # ------------------------------------------------------------------------------------- the new tab
 #: A cell as XlsxWriter writes it: its reference, then its format, then its type, nothing else.
-_XLSXWRITER_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"(?: s="([0-9]+)")?( t="[a-zA-Z]+")?(?:/>|>(.*?)</c>)', re.S)
+XLSXWRITER_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"(?: s="([0-9]+)")?( t="[a-zA-Z]+")?(?:/>|>(.*?)</c>)', re.S)
 _SHARED_VALUE = re.compile(rb"<v>([0-9]+)</v>")
 
 
@@ -562,7 +490,7 @@ def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes
             return head + b' t="inlineStr"><is>' + strings[int(value.group(1))] + b"</is></c>"
         return head + (kind or b"") + (b"/>" if rest is None else b">" + rest + b"</c>")
 
-    cells, count = _XLSXWRITER_CELL.subn(plain, sheet)
+    cells, count = XLSXWRITER_CELL.subn(plain, sheet)
     if count != sheet.count(b"<c "):
         cells = _inline_strings_generally(sheet, strings, offset)
     cells = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), cells)
@@ -589,111 +517,19 @@ def _inline_strings_generally(sheet: bytes, strings: Sequence[bytes], offset: in
     return re.sub(rb"<c\b([^>]*?)(?:/>|>(.*?)</c>)", cell, sheet, flags=re.S)
 
 
-def _shared_strings(data: bytes | None) -> list[bytes]:
-    if data is None:
-        return []
-    return re.findall(rb"<si>(.*?)</si>", data, re.S)
 
 
-def _free(parts: dict[str, bytes], pattern: str) -> str:
-    number = 1
-    while pattern.format(number) in parts:
-        number += 1
-    return pattern.format(number)
 
 
 # --------------------------------------------------------------------------------------- their workbook
-#: Relations of a new tab's parts that are copied with it (and their own relations, followed).
-COPIED_RELS = {"drawing", "vmlDrawing", "comments", "image", "chart", "hyperlink", "chartUserShapes"}
 
 
-@dataclass
-class Theirs:
-    """A workbook XlsxWriter wrote (trusted): its parts, its sheets in order, its content types."""
-
-    parts: dict[str, bytes]
-    sheets: list[tuple[str, str, str]]  # (name, part, state)
-    defaults: dict[str, str]
-    overrides: dict[str, str]
-
-    def content_type(self, part: str) -> str | None:
-        return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").lower())
-
-    def relations(self, part: str) -> list[Relation]:
-        return _relations(Package(self.parts, [], {}, {}), part)
 
 
-def read_theirs(data: bytes) -> Theirs:
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        parts = {name: archive.read(name) for name in archive.namelist()}
-    types = SafeTree.fromstring(parts["[Content_Types].xml"])
-    defaults = {d.get("Extension", "").lower(): d.get("ContentType", "") for d in types
-                if d.tag == f"{{{CT_NS}}}Default"}
-    overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in types
-                 if o.tag == f"{{{CT_NS}}}Override"}
-    theirs = Theirs(parts, [], defaults, overrides)
-    by_id = {r.id: r for r in theirs.relations("xl/workbook.xml")}
-    for sheet in SafeTree.fromstring(parts["xl/workbook.xml"]).find(f"{{{MAIN}}}sheets"):
-        rel = by_id[sheet.get(f"{{{REL_NS}}}id", "")]
-        theirs.sheets.append((sheet.get("name", ""), rel.part, sheet.get("state", "visible")))
-    return theirs
 
 
-def _numbered(part: str) -> str:
-    """The pattern of a part's name with its number free: ``xl/media/image3.png`` -> ``xl/media/image{}.png``."""
-    folder, name = posixpath.split(part)
-    stem, extension = posixpath.splitext(name)
-    return posixpath.join(folder, re.sub(r"\d*$", "", stem).replace("{", "").replace("}", "") + "{}" + extension)
 
 
-class _Copier:
-    """Their parts copied into the player's package under names it does not use, with their relations (every
-    target made absolute), once each however many parts refer to them."""
-
-    def __init__(self, theirs: Theirs, taken: dict[str, bytes]) -> None:
-        self.theirs = theirs
-        self.taken = taken  # every part name in use (the player's, and what is added)
-        self.out: dict[str, bytes] = {}
-        self.types: dict[str, str] = {}
-        self.defaults: dict[str, str] = {}
-        self.moved: dict[str, str] = {}
-
-    def add(self, pattern: str, data: bytes, kind: str) -> str:
-        """A part of ours (of content type ``kind``) added under the first free name of ``pattern``: its name."""
-        new = _free({**self.taken, **self.out}, pattern)
-        self.out[new] = data
-        if posixpath.splitext(new)[1] == ".vml":
-            self.defaults["vml"] = kind
-        else:
-            self.types[new] = kind
-        return new
-
-    def copy(self, part: str, data: bytes | None = None) -> str:
-        """``part`` (with ``data`` instead of its own bytes, if given) copied: its new name."""
-        if part in self.moved:
-            return self.moved[part]
-        if part not in self.theirs.parts:
-            raise CannotCompose(f"the new tabs' {part}")
-        new = _free({**self.taken, **self.out}, _numbered(part))
-        self.moved[part] = new
-        self.out[new] = self.theirs.parts[part] if data is None else data
-        kind = self.theirs.content_type(part)
-        if not kind:
-            raise CannotCompose(f"the new tabs' {part}: no content type")
-        extension = posixpath.splitext(part)[1].lstrip(".").lower()
-        if self.theirs.defaults.get(extension) == kind and part not in self.theirs.overrides:
-            self.defaults[extension] = kind
-        else:
-            self.types[new] = kind
-        rows = []
-        for rel in self.theirs.relations(part):
-            if rel.kind not in COPIED_RELS:
-                raise CannotCompose(f"the new tabs' {part} refers to {rel.kind}")
-            target = rel.target if rel.external else "/" + self.copy(rel.part)
-            rows.append(_relation(rel.id, rel.type, target, rel.external))
-        if rows:
-            self.out[_rels_path(new)] = _relationships(rows)
-        return new
 
 
 # --------------------------------------------------------------------------------------------- compose
@@ -737,7 +573,7 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
     styles.append_xlsxwriter(theirs.parts["xl/styles.xml"])
     if marked_sheets:
         styles.added["fonts"].append(COMMENT_FONT)
-    copier = _Copier(theirs, parts)
+    copier = PartCopier(theirs, parts)
     sheet_rels: dict[str, bytes] = {}
     changed: dict[str, bytes] = {}
     # the player's marked sheets: fills, then their comments
@@ -749,27 +585,27 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
                                   for mark in by_sheet[name].values()})
         comments_part = copier.add("xl/comments{}.xml", comments_xml, COMMENTS_TYPE)
         drawing_part = copier.add("xl/drawings/vmlDrawing{}.vml", drawing_xml, VML_TYPE)
-        relations = _relations(package, part)
+        relations = relations_of(package, part)
         taken_ids = {r.id for r in relations}
-        drawing_id = _free({i: b"" for i in taken_ids}, "rIdAdjudicator{}")
-        comments_id = _free({i: b"" for i in taken_ids | {drawing_id}}, "rIdAdjudicator{}")
+        drawing_id = free_name({i: b"" for i in taken_ids}, "rIdAdjudicator{}")
+        comments_id = free_name({i: b"" for i in taken_ids | {drawing_id}}, "rIdAdjudicator{}")
         xml = with_legacy_drawing(xml, drawing_id)
-        _well_formed(xml, part + " (composed)")
+        check_well_formed(xml, part + " (composed)")
         changed[part] = xml
-        rows = [_relation(r.id, r.type, r.target, r.external) for r in relations]
-        rows.append(_relation(drawing_id, REL + "vmlDrawing", "/" + drawing_part, False))
-        rows.append(_relation(comments_id, REL + "comments", "/" + comments_part, False))
-        sheet_rels[_rels_path(part)] = _relationships(rows)
+        rows = [relation_xml(r.id, r.type, r.target, r.external) for r in relations]
+        rows.append(relation_xml(drawing_id, REL + "vmlDrawing", "/" + drawing_part, False))
+        rows.append(relation_xml(comments_id, REL + "comments", "/" + comments_part, False))
+        sheet_rels[rels_path(part)] = relationships_xml(rows)
     if not first:  # the new tab the only one selected, as today's results say it
         for _, part, _ in package.sheets:
             xml = changed.get(part, parts[part])
             unselected = _unselected(xml)
             if unselected != xml:
                 _player_sheet(xml, part)
-                _well_formed(unselected, part + " (composed)")
+                check_well_formed(unselected, part + " (composed)")
                 changed[part] = unselected
     # the new tabs, their shared strings inline, their parts copied
-    strings = _shared_strings(theirs.parts.get("xl/sharedStrings.xml"))
+    strings = shared_strings(theirs.parts.get("xl/sharedStrings.xml"))
     new_sheets: list[tuple[str, str, str]] = []
     for name, part, state in theirs.sheets[:tabs]:
         xml = inline_strings(theirs.parts[part], strings, styles.xf_offset)
@@ -778,26 +614,26 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
     rel_ids = {r.id for r in package.workbook_rels}
     tab_ids: list[str] = []
     for _ in new_sheets:
-        tab_ids.append(_free({i: b"" for i in rel_ids | set(tab_ids)}, "rIdAdjudicator{}"))
+        tab_ids.append(free_name({i: b"" for i in rel_ids | set(tab_ids)}, "rIdAdjudicator{}"))
     workbook = _workbook_xml(parts[package.workbook], [(n, i, s) for (n, _, s), i in zip(new_sheets, tab_ids,
                                                                                            strict=True)],
                              theirs.parts["xl/workbook.xml"], first, len(names), tabs)
     kept_rels = [r for r in package.workbook_rels if r.kind in KEPT_WORKBOOK_RELS]
-    rows = [_relation(r.id, r.type, r.target, r.external) for r in kept_rels]
-    rows += [_relation(i, REL + "worksheet", "/" + part, False) for (_, part, _), i in zip(new_sheets, tab_ids,
+    rows = [relation_xml(r.id, r.type, r.target, r.external) for r in kept_rels]
+    rows += [relation_xml(i, REL + "worksheet", "/" + part, False) for (_, part, _), i in zip(new_sheets, tab_ids,
                                                                                             strict=True)]
     # every part, in a fixed order: the package's own, the workbook, the player's parts as they came, the new
     files: dict[str, bytes] = {}
-    files["_rels/.rels"] = _relationships([
-        _relation("rId1", OFFICE_DOC, package.workbook, False),
-        _relation("rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
+    files["_rels/.rels"] = relationships_xml([
+        relation_xml("rId1", OFFICE_DOC, package.workbook, False),
+        relation_xml("rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
                   "docProps/core.xml", False),
-        _relation("rId3", REL + "extended-properties", "docProps/app.xml", False),
+        relation_xml("rId3", REL + "extended-properties", "docProps/app.xml", False),
     ])
     files["docProps/app.xml"] = NEUTRAL_APP
     files["docProps/core.xml"] = fixed_dates(theirs.parts["docProps/core.xml"])
     files[package.workbook] = workbook
-    files[_rels_path(package.workbook)] = _relationships(rows)
+    files[rels_path(package.workbook)] = relationships_xml(rows)
     kept = [r.part for r in kept_rels]
     kept += [r.part for _, _, relations in package.sheets for r in relations if not r.external]
     for part in package.order:
@@ -806,7 +642,7 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
                 files[part] = styles.xml()
             else:
                 files[part] = changed.get(part, parts[part])
-            r_path = _rels_path(part)
+            r_path = rels_path(part)
             if r_path in sheet_rels:
                 files[r_path] = sheet_rels[r_path]
             elif r_path in parts:
@@ -822,8 +658,8 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
     types["docProps/app.xml"] = APP_TYPE
     if any(not kind for kind in types.values()):
         raise CannotCompose("a part without its content type")
-    files = {"[Content_Types].xml": _content_types(types, copier.defaults), **files}
-    return _zip(files)
+    files = {"[Content_Types].xml": content_types_xml(types, copier.defaults), **files}
+    return zip_parts(files)
 
 
 def _comment_parts(by_sheet: dict[str, dict[str, Mark]], marked_sheets: Sequence[str]) -> list[tuple[bytes, bytes]]:
@@ -849,7 +685,7 @@ def _unselected(xml: bytes) -> bytes:
 
 def _player_sheet(xml: bytes, part: str) -> bytes:
     """A player's sheet to be changed: well-formed, without a DTD, its elements unprefixed."""
-    _well_formed(xml, part)
+    check_well_formed(xml, part)
     if not xml.lstrip().startswith((b"<?xml", b"<worksheet")):
         raise CannotCompose(f"{part}: prefixed")
     return xml
@@ -904,7 +740,7 @@ def _workbook_xml(data: bytes, new_sheets: Sequence[tuple[str, str, str]], their
     if not views:  # no view saved: one, where the schema puts it (just before the sheets)
         at = re.search(rb"<sheets\s*>", data).start()  # type: ignore[union-attr]
         data = data[:at] + b"<bookViews><workbookView" + active + b"/></bookViews>" + data[at:]
-    root = _parse(data, "workbook (composed)")
+    root = parse_part(data, "workbook (composed)")
     shown = [sheet.get("name") for sheet in root.find(f"{{{MAIN}}}sheets")]  # type: ignore[union-attr]
     wanted = [name for name, _, _ in new_sheets]
     if (shown[:len(wanted)] if first else shown[len(shown) - len(wanted):]) != wanted or \
@@ -914,34 +750,12 @@ def _workbook_xml(data: bytes, new_sheets: Sequence[tuple[str, str, str]], their
 
 
 
-def _relation(rel_id: str, kind: str, target: str, external: bool) -> str:
-    mode = ' TargetMode="External"' if external else ""
-    return f"<Relationship Id={quoteattr(rel_id)} Type={quoteattr(kind)} Target={quoteattr(target)}{mode}/>"
 
 
-def _relationships(rows: Sequence[str]) -> bytes:
-    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="{PKG_REL_NS}">'
-            + "".join(rows) + "</Relationships>").encode()
 
 
-def _content_types(types: dict[str, str], more_defaults: dict[str, str] | None = None) -> bytes:
-    defaults = {"rels": RELS_TYPE, "xml": "application/xml", "vml": VML_TYPE, **(more_defaults or {})}
-    rows = [f"<Default Extension={quoteattr(e)} ContentType={quoteattr(t)}/>" for e, t in defaults.items()]
-    rows += [f"<Override PartName={quoteattr('/' + p)} ContentType={quoteattr(t)}/>" for p, t in types.items()
-             if not p.endswith(".vml")]
-    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="{CT_NS}">' + "".join(rows)
-            + "</Types>").encode()
 
 
-def _zip(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            info = zipfile.ZipInfo(name, FIXED_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o600 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
 
 
 

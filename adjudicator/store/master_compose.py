@@ -36,21 +36,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.outputs.compose import (
-    _LISTS,
-    _XLSXWRITER_CELL,
+from adjudicator.outputs.compose import STYLE_LISTS, XLSXWRITER_CELL, Styles, style_children
+from adjudicator.outputs.xlsx_package import (
     CannotCompose,
-    Styles,
+    PartCopier,
     Theirs,
-    _children,
-    _content_types,
-    _Copier,
-    _relation,
-    _relationships,
-    _rels_path,
-    _shared_strings,
-    _zip,
+    content_types_xml,
     read_theirs,
+    relation_xml,
+    relationships_xml,
+    rels_path,
+    shared_strings,
+    zip_parts,
 )
 
 #: ``ADJUDICATOR_COMPOSE=0``: the master made today's way (as checked copies and results).
@@ -124,7 +121,7 @@ def open_stubbed(old: OldMaster) -> Any:
     parts = dict(old.theirs.parts)
     for part in [*old.kept.values(), *old.anew.values()]:
         parts[part] = _stub(parts[part])
-        parts.pop(_rels_path(part), None)  # its drawing stays out of the reload
+        parts.pop(rels_path(part), None)  # its drawing stays out of the reload
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         for name, data in parts.items():
@@ -163,11 +160,11 @@ class StyleMap:
 
     def __init__(self, old: bytes, new: Styles) -> None:
         counted = Styles(old).counts
-        self.old = {tag: _children(old, tag) for tag in _LISTS}
-        if any(len(self.old[tag]) != counted[tag] for tag in _LISTS):  # not XlsxWriter's plain lists
+        self.old = {tag: style_children(old, tag) for tag in STYLE_LISTS}
+        if any(len(self.old[tag]) != counted[tag] for tag in STYLE_LISTS):  # not XlsxWriter's plain lists
             raise CannotCompose("the old master's styles")
         self.new = new
-        self.lists = {tag: _children(new.data, tag) for tag in _LISTS}
+        self.lists = {tag: style_children(new.data, tag) for tag in STYLE_LISTS}
         self.formats = {m.group(2): int(m.group(1)) for fmt in self.lists["numFmts"]
                         if (m := re.search(rb'numFmtId="(\d+)" formatCode="([^"]*)"', fmt))}
         self.old_formats = {int(m.group(1)): m.group(2) for fmt in self.old["numFmts"]
@@ -244,7 +241,7 @@ def _restyled(sheet: bytes, styles: StyleMap, strings: list[bytes]) -> bytes:
             return head + b' t="inlineStr"><is>' + strings[int(value.group(1))] + b"</is></c>"
         return head + (kind or b"") + (b"/>" if rest is None else b">" + rest + b"</c>")
 
-    cells, count = _XLSXWRITER_CELL.subn(cell, sheet)
+    cells, count = XLSXWRITER_CELL.subn(cell, sheet)
     if count != sheet.count(b"<c "):
         raise CannotCompose("a kept tab's cells are not in XlsxWriter's form")
     cells = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % styles(int(m.group(2))), cells)
@@ -282,28 +279,28 @@ def compose_master(old: OldMaster, new: bytes, kept: list[str]) -> bytes:
     styles = Styles(theirs.parts["xl/styles.xml"])
     mapping = StyleMap(old.theirs.parts["xl/styles.xml"], styles)
     old_strings = old.theirs.parts.get("xl/sharedStrings.xml")
-    strings = _shared_strings(old_strings)
+    strings = shared_strings(old_strings)
     unique = re.search(rb'uniqueCount="(\d+)"', old_strings or b"")
     if old_strings is not None and (unique is None or int(unique.group(1)) != len(strings)):
         raise CannotCompose("the old master's shared strings")
-    copier = _Copier(old.theirs, theirs.parts)
+    copier = PartCopier(old.theirs, theirs.parts)
     files = dict(theirs.parts)
     for name in kept:
         old_sheet, target = {**old.kept, **old.anew}[name], new_part[name]
         sheet = old.theirs.parts[old_sheet]
         if b"<conditionalFormatting" in sheet:
             raise CannotCompose(f"{name}: conditional formats")
-        if _rels_path(target) in files:
+        if rels_path(target) in files:
             raise CannotCompose(f"{name}: the stub has relations")
         views, stub_views = _SHEET_VIEWS.search(sheet), _SHEET_VIEWS.search(files[target])
         if views is None or stub_views is None:
             raise CannotCompose(f"{name}: no view")
         sheet = _restyled(sheet[:views.start()] + stub_views.group(0) + sheet[views.end():], mapping, strings)
         files[target] = sheet
-        rows = [_relation(rel.id, rel.type, rel.target if rel.external else "/" + copier.copy(rel.part),
+        rows = [relation_xml(rel.id, rel.type, rel.target if rel.external else "/" + copier.copy(rel.part),
                           rel.external) for rel in old.theirs.relations(old_sheet)]
         if rows:
-            files[_rels_path(target)] = _relationships(rows)
+            files[rels_path(target)] = relationships_xml(rows)
     files["xl/styles.xml"] = styles.xml()
     workbook, _ = _names(files["xl/workbook.xml"], {new_index[name]: -1 for name in kept})  # the stubs' names
     _, names = _names(old.theirs.parts["xl/workbook.xml"], {old_index[name]: new_index[name] for name in kept})
@@ -319,7 +316,7 @@ def compose_master(old: OldMaster, new: bytes, kept: list[str]) -> bytes:
     files.update(copier.out)
     files.pop("[Content_Types].xml")
     types = {**theirs.overrides, **copier.types}
-    return _zip({"[Content_Types].xml": _content_types(types, {**theirs.defaults, **copier.defaults}), **files})
+    return zip_parts({"[Content_Types].xml": content_types_xml(types, {**theirs.defaults, **copier.defaults}), **files})
 
 
 # ------------------------------------------------------------------------------------------------ write

@@ -1,4 +1,4 @@
-"""compose.py quotes XML attributes itself (xml.sax.saxutils costs a check urllib, http, ssl and email): its
+"""xlsx_package.py quotes XML attributes itself (xml.sax.saxutils costs a check urllib, http, ssl and email): its
 quoting is the standard library's, character for character, so composed workbooks keep their bytes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from xml.sax.saxutils import quoteattr as standard
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.outputs.compose import quoteattr
+from adjudicator.outputs.xlsx_package import quoteattr
 
 MARKUP = st.text(alphabet=st.sampled_from(list("ab &<>\"'\n\r\tЯñ")), max_size=12)
 

@@ -24,7 +24,7 @@ from adjudicator.cli import main
 from adjudicator.dice.source import use_verifiable_dice
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
-from adjudicator.outputs import compose, faction_workbooks
+from adjudicator.outputs import compose, faction_workbooks, xlsx_package
 from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.core.test_verifiable_dice import fixed_key
@@ -355,7 +355,7 @@ def test_inlining_xlsxwriters_cells_at_once_equals_the_general_way() -> None:
     out.close()
     with zipfile.ZipFile(buffer) as archive:
         sheet, strings = archive.read("xl/worksheets/sheet1.xml"), archive.read("xl/sharedStrings.xml")
-    shared = compose._shared_strings(strings)  # noqa: SLF001
+    shared = xlsx_package.shared_strings(strings)
 
     def cells(xml: bytes) -> list[Any]:
         root = ElementTree.fromstring(xml)

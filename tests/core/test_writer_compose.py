@@ -15,7 +15,7 @@ import pytest
 
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
-from adjudicator.outputs import compose, faction_workbooks
+from adjudicator.outputs import compose, faction_workbooks, xlsx_package
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.turn import pipeline
 from tests.conftest import convert
@@ -148,7 +148,7 @@ def test_what_composing_is_not_sure_of_falls_back_to_todays_copy(
                                              b"spreadsheetml/2006/main'><fonts>"})
     else:
         sheet = compose.read_package(player).sheets[0][1]
-        rels = compose._rels_path(sheet)  # noqa: SLF001
+        rels = xlsx_package.rels_path(sheet)
         _rewritten(player, {rels: b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
                                   b'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
                                   b'officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/>'
@@ -185,7 +185,7 @@ SHEET = (b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/200
 def test_a_marked_cell_gets_its_format_where_the_schema_puts_it(ref: str, expected: bytes) -> None:
     marked = compose.restyle_cell(SHEET, ref, lambda xf: xf + 10)
     assert expected in marked
-    compose._parse(marked, "sheet")  # noqa: SLF001 - still XML
+    xlsx_package.parse_part(marked, "sheet")  # still XML
     wb = openpyxl.load_workbook(io.BytesIO(_one_sheet_book(marked)))
     assert wb.active[ref].style_id is not None
 
