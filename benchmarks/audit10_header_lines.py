@@ -94,7 +94,7 @@ def padding_probe(out: Path) -> list[str]:
             tag = DIGITS[col // 9] + DIGITS[col % 9] + DIGITS[row // 9] + DIGITS[row % 9]
             first, second = tag + "0" * (n - 4), "9" + tag
             cell = ws.cell(row, col, f"{first} {second}")
-            cell.font = Font(b=bold)
+            cell.font = Font(name="Calibri", b=bold)
             cell.alignment = Alignment(wrap_text=True, vertical="top", horizontal="right" if indent else None,
                                        indent=indent)
             cells[col, row] = (first, second, text_width(f"{first} {second}", bold))
