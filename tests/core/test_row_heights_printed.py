@@ -11,12 +11,12 @@ scale (layout.LINE_SLACK) are given the line they may need and are not counted a
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from adjudicator.engine.registry import installed
+from adjudicator.outputs.libreoffice import convert
 from tests.core.test_rendering import every_workbook
 from tests.pdf_layout import pages
 from tests.row_lines import RowLines, marked_copy, row_lines
@@ -36,9 +36,7 @@ def printed_rows(names: list[str], work: Path, soffice: str) -> dict[str, list[R
         for kind, path in every_workbook(name, work / name):
             label = f"{name}-{kind}"
             marked[label] = marked_copy(path, out / f"{label}.xlsx")
-    subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
-                    "pdf", "--outdir", str(out), *(str(out / f"{label}.xlsx") for label in marked)],
-                   check=True, capture_output=True, timeout=900)
+    convert(soffice, [out / f"{label}.xlsx" for label in marked], "pdf", out)
     return {label: row_lines(rows, pages(out / f"{label}.pdf")) for label, rows in marked.items()}
 
 
