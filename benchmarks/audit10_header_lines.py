@@ -9,7 +9,9 @@ printed line and the first data row's. A row written one line (13.5 pt) or more 
 blank line inside it ("BLANK LINE"). Then it measures the room LibreOffice gives a wrapped cell's text: texts of
 digits (every digit is one "0" wide in DejaVu Sans, which LibreOffice draws where Calibri and Carlito are
 missing) in columns a fifth of a "0" apart, and prints the padding the widest text drawn on one line leaves,
-against the 1.0 "0" (layout.CELL_PADDING) that layout.wrapped_lines takes off.
+against the padding layout.wrapped_lines takes off (layout.WRAP_PADDING). Last, three texts within a letter of
+their column's width printed at twelve page-width scales: whether LibreOffice wraps them moves with the scale
+(layout.LINE_SLACK).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from openpyxl.utils import get_column_letter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from adjudicator.outputs.layout import CELL_PADDING, LINE_POINTS, inset, text_width  # noqa: E402
+from adjudicator.outputs.layout import LINE_POINTS, WRAP_PADDING, inset, text_width  # noqa: E402
 from tests.conftest import convert  # noqa: E402
 from tests.pdf_layout import pages, printed_lines  # noqa: E402
 
@@ -94,7 +96,7 @@ def padding_probe(out: Path) -> list[str]:
             tag = DIGITS[col // 9] + DIGITS[col % 9] + DIGITS[row // 9] + DIGITS[row % 9]
             first, second = tag + "0" * (n - 4), "9" + tag
             cell = ws.cell(row, col, f"{first} {second}")
-            cell.font = Font(b=bold)
+            cell.font = Font(name="Calibri", b=bold)
             cell.alignment = Alignment(wrap_text=True, vertical="top", horizontal="right" if indent else None,
                                        indent=indent)
             cells[col, row] = (first, second, text_width(f"{first} {second}", bold))
@@ -115,7 +117,46 @@ def padding_probe(out: Path) -> list[str]:
         low, high = bounds.get((bold, indent), (-99.0, 99.0))
         bounds[bold, indent] = (max(low, room - min(two)), min(high, room - max(one)))
     return [f"{'bold' if bold else 'regular'}, indent {indent}: LibreOffice's padding {low:.2f} to {high:.2f} "
-            f"\"0\" (the model takes {CELL_PADDING:.2f})" for (bold, indent), (low, high) in bounds.items()]
+            f"\"0\" (the model takes {WRAP_PADDING[bold]:.2f})" for (bold, indent), (low, high) in bounds.items()]
+
+
+#: Texts whose width is within a letter of their column's (70, 70, 50 "0"s): 70.47, 69.70 and 49.89.
+NEAR_EDGE = (("V04: Como máximo 4 Tropas pueden participar en una Orden Coordinada (5 declaradas).", 70),
+             ("E-REP-LOC: El regimiento D5 debe estar en el planeta de un sistema propio o disputado.", 70),
+             ("Income: systems 330 C, factories 200 C (+0%), economy +0%.", 50))
+
+
+def scale_probe(out: Path) -> list[str]:
+    """The lines LibreOffice breaks each NEAR_EDGE text in, printed one page wide at twelve scales (a third
+    column, empty but for an "x", widens the page)."""
+    books = []
+    for extra in (1, 20, 40, 60, 80, 100, 130, 160, 200, 250, 300, 400):
+        wb = Workbook()
+        ws = wb.active
+        for row, (text, width) in enumerate(NEAR_EDGE, start=1):
+            cell = ws.cell(2 * row - 1, 1 if width == 70 else 2, text)
+            cell.font = Font(name="Calibri")
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+            ws.row_dimensions[2 * row - 1].height = 30
+        for letter, width in (("A", 70), ("B", 50), ("C", extra)):
+            ws.column_dimensions[letter].width = width
+        ws.cell(1, 3, "x")
+        ws.page_setup.orientation = "landscape"
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.print_area = "A1:C6"
+        books.append(out / f"scale_{extra:03d}.xlsx")
+        wb.save(books[-1])
+    report = []
+    for book in books:
+        page = pages(to_pdf(book, out))[0]
+        baselines = {w.text: w.y1 for w in reversed(page.words)}
+        unit = next((w.x1 - w.x0) / text_width("Income:") for w in page.words if w.text == "Income:")
+        lines = ["1" if abs(baselines[text.split()[0]] - baselines[text.split()[-1]]) < 1 else "2"
+                 for text, _ in NEAR_EDGE]
+        report.append(f"scale {unit / 7.0:.2f}: lines {' '.join(lines)}")
+    widths = ", ".join(f"{text_width(text):.2f} in {width}" for text, width in NEAR_EDGE)
+    return [f"near-edge texts ({widths}), as printed at each scale:", *report]
 
 
 def main() -> None:
@@ -133,7 +174,7 @@ def main() -> None:
             flagged += "BLANK LINE" in line or "CUT" in line
             print(f"{book.relative_to(demo).parts[0]}\t{line}")
     print(f"{flagged} header rows whose height differs from their drawn lines by a line or more")
-    for line in padding_probe(out):
+    for line in padding_probe(out) + scale_probe(out):
         print(line)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -30,15 +29,10 @@ def soffice() -> str:
 
 
 def convert(soffice: str, source: Path, target_ext: str, out_dir: Path) -> Path:
-    """Convert a workbook with the real LibreOffice, headless, with a throwaway profile."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    profile = out_dir / ".lo-profile"
-    subprocess.run(
-        [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--calc", "--convert-to", target_ext,
-         "--outdir", str(out_dir), str(source)],
-        check=True, capture_output=True, timeout=180,
-    )
-    return out_dir / f"{source.stem}.{target_ext.split(':')[0]}"
+    """Convert a workbook with the real LibreOffice, headless, with a throwaway profile (outputs/libreoffice.py)."""
+    from adjudicator.outputs import libreoffice
+
+    return libreoffice.convert(soffice, [source], target_ext, out_dir, timeout=180)[0]
 
 
 #: Tests that take tens of seconds each on two cores: run by ``make test-slow`` (and CI), not ``make test``. Each

@@ -3,9 +3,10 @@ what the cells hold, as LibreOffice Calc and Excel lay them out.
 
 Spreadsheets compute neither column widths nor (for files they did not write) the height of rows with
 wrapped text, so the writer must: a cell whose text is wider than its column is wrapped, and its row is
-given the height of its lines. Text widths are estimated with a per-character model of the default font
-(Calibri 11 in Excel; LibreOffice draws it with Carlito, or with the wider DejaVu Sans where Carlito is
-missing: the model follows the wider one, so nothing is cut in either).
+given the height of its lines. Text widths are those of DejaVu Sans, the font LibreOffice draws the default
+Calibri 11 in where Calibri and Carlito are missing (letter_widths.py: the font's own letter widths), and
+lines are broken where LibreOffice breaks them (:func:`wrapped_lines`). Excel's Calibri is not measured
+here: its letters are about as wide, in widths of its own "0", as DejaVu Sans' in theirs.
 
 A number and its column's header stand an indent off their cell's right edge (:func:`number_alignment`,
 used by both writers: here for openpyxl sheets, in streamed.py for the tabs XlsxWriter writes): a
@@ -24,7 +25,6 @@ landscape when the columns are wider than a portrait page.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -37,6 +37,8 @@ from openpyxl.styles import Alignment
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
+
+from adjudicator.outputs.letter_widths import letter_width
 
 #: Column width (in the widths of a "0") that a single text may widen a column to.
 WIDEST_COLUMN = 50.0
@@ -52,9 +54,27 @@ PORTRAIT_WIDTH = 95.0
 LINE_POINTS = 13.5
 ROW_PADDING = 2.0
 DEFAULT_ROW = 15.0
-#: A cell's own padding, in "0" widths.
+#: A cell's own padding, in "0" widths, that the column widths leave beside its text (and more: layout.py and
+#: streamed.py give a column 0.5 more), and that a text may not fill unwrapped.
 CELL_PADDING = 1.0
+#: The room, in "0" widths of 11-point text, that LibreOffice leaves beside a wrapped cell's text, by weight
+#: (regular, bold): printed at 100 %, a text of digits in columns 12 to 41 wide stays on one line up to 0.25 to
+#: 0.30 "0" short of its column's width regular, 0.37 to 0.39 bold (0.31 to 0.36 right-aligned and indented)
+#: (benchmarks/audit10_header_lines.py). Text widths are DejaVu Sans' own (letter_widths.py), which
+#: LibreOffice draws unkerned to within 0.3 %.
+WRAP_PADDING = {False: 0.3, True: 0.38}
+#: The share of a wrapped line's room by which LibreOffice's line breaks move with the print's scale: printed
+#: to fit the page width (at 18 to 80 %), a line 1.1 % wider than its room stays whole in some prints, one
+#: just filling it wraps in others (benchmarks/audit10_header_lines.py); at 100 % the breaks fall where
+#: WRAP_PADDING says.
+LINE_SLACK = 0.015
+#: Characters a wrapped line may end after, inside a word (and "/" before a letter: :func:`line_pieces`).
+BREAK_AFTER = frozenset("-–—|")
 DEFAULT_WIDTH = 8.43
+#: A column's content at most this share wider than its cap (or the width it was given) widens it
+#: (:func:`column_width`), by this share more.
+NEAR_FIT = 1.05
+FIT_MARGIN = 0.02
 #: The attribute of a sheet giving the widest some of its columns may be made, by column number (a sheet of
 #: stacked tables: the widths :func:`stack_columns` planned).
 COLUMN_CAPS = "_adjudicator_column_caps"
@@ -64,52 +84,49 @@ NUMBER_INDENT = 1
 #: ``indent``; LibreOffice's xlsx import: 3 × the default font's space), a space being half a "0".
 INDENT_WIDTH = 1.5
 
-_NARROW = set("il.,:;|!'`()[]{}/\\ -tfjrI1")
-_WIDE = set("mwMWOQGDHNU%@&ЖШЩЮЫМжшщюымДФдф")
-
-
-@lru_cache(maxsize=65536)
-def char_width(char: str) -> float:
-    """Width of one character in widths of a "0" of the same font (DejaVu Sans proportions)."""
-    if char in _NARROW:
-        return 0.62 if char in "-tfrI1/\\()[]{}" else 0.5
-    if char in _WIDE:
-        return 1.55
-    if unicodedata.east_asian_width(char) in ("W", "F"):
-        return 2.0
-    if char.isupper():
-        return 1.2
-    if char.isdigit():
-        return 1.0
-    if "CYRILLIC" in unicodedata.name(char, ""):
-        return 1.05
-    return 1.0
-
-
 @lru_cache(maxsize=65536)
 def text_width(text: str, bold: bool = False, size: float = 11.0) -> float:
-    """Width of one line of ``text`` in widths of a "0" of the 11-point default font."""
-    width = sum(char_width(c) for c in text)
-    return width * (1.08 if bold else 1.0) * size / 11.0
+    """Width of one line of ``text`` in widths of a "0" of the 11-point default font: DejaVu Sans' own letter
+    widths (letter_widths.py), bold or regular."""
+    return sum(letter_width(c, bold) for c in text) * size / 11.0
 
 
-def wrapped_lines(text: str, width: float, bold: bool = False, size: float = 11.0) -> int:
-    """How many lines ``text`` takes wrapped into a column ``width`` "0"s wide (breaking at spaces;
-    a word longer than the line breaks inside, as spreadsheets do)."""
-    room = max(width - CELL_PADDING, 1.0)
+def line_pieces(paragraph: str) -> list[tuple[str, bool]]:
+    """The pieces a spreadsheet may end a line after, with whether a space stands before each: the words
+    between spaces, each cut after a dash or a bar, and after a slash before a letter ("D-" and "NS1",
+    "and/" and "or"; "1/2" stays whole), as LibreOffice breaks a wrapped cell's text (measured)."""
+    pieces: list[tuple[str, bool]] = []
+    for number, word in enumerate(paragraph.split(" ")):
+        start = 0
+        for at, char in enumerate(word[:-1]):
+            if char in BREAK_AFTER or (char == "/" and not word[at + 1].isdigit()):
+                pieces.append((word[start:at + 1], number > 0 and start == 0))
+                start = at + 1
+        pieces.append((word[start:], number > 0 and start == 0))
+    return pieces
+
+
+def wrapped_lines(text: str, width: float, bold: bool = False, size: float = 11.0,
+                  slack: float = LINE_SLACK) -> int:
+    """How many lines ``text`` takes wrapped into a column ``width`` "0"s wide, as LibreOffice draws it: the
+    room left by its padding (:data:`WRAP_PADDING`) less ``slack`` of it (:data:`LINE_SLACK`: a line that
+    may or may not fit, by the print's scale, is counted as not fitting: a blank line rather than a cut one),
+    lines ended at spaces and after dashes (:func:`line_pieces`); a piece longer than the line breaks inside,
+    as spreadsheets do."""
+    room = max((width - WRAP_PADDING[bold] * size / 11.0) * (1.0 - slack), 1.0)
     space = text_width(" ", bold, size)
     total = 0
     for paragraph in text.split("\n"):
         lines, used = 1, 0.0
-        for word in paragraph.split(" "):
-            w = text_width(word, bold, size)
-            needed = w if used == 0 else used + space + w
+        for piece, spaced in line_pieces(paragraph):
+            w = text_width(piece, bold, size)
+            needed = w if used == 0 else used + (space if spaced else 0.0) + w
             if needed <= room:
                 used = needed
                 continue
             if used > 0:
                 lines += 1
-            if w > room:  # a long word fills whole lines
+            if w > room:  # a long piece fills whole lines
                 lines += math.ceil(w / room) - 1
                 used = w - (math.ceil(w / room) - 1) * room
             else:
@@ -217,11 +234,24 @@ def long_column(texts: Iterable[str], numbers: bool) -> bool:
 def column_need(header: str, texts: Iterable[str], numbers: bool) -> float:
     """The width one column of a stacked table needs for itself: its widest text (numbers indented, as
     :func:`number_alignment` sets them), its header's longest word (headers wrap), never less than the default
-    width nor more than :data:`WIDEST_COLUMN` (a longer text wraps)."""
+    width nor more than :data:`WIDEST_COLUMN` (a longer text wraps); and a little wider where its header would
+    end a line just at its edge (:func:`sure_width`)."""
     padding = CELL_PADDING + 0.5 + (inset(NUMBER_INDENT) if numbers else 0.0)
     widest = max((text_width(line) for text in texts for line in text.split("\n")), default=0.0)
     header_word = max((text_width(word, bold=True) for word in header.split()), default=0.0)
-    return round(min(max(widest + padding, header_word + padding, DEFAULT_WIDTH), WIDEST_COLUMN), 1)
+    need = round(min(max(widest + padding, header_word + padding, DEFAULT_WIDTH), WIDEST_COLUMN), 1)
+    indent = inset(NUMBER_INDENT) if numbers else 0.0
+    return round(sure_width(header, need - indent, bold=True) + indent, 1)
+
+
+def sure_width(text: str, width: float, bold: bool = False, steps: int = 10) -> float:
+    """``width``, or up to ``steps`` tenths of a "0" more, the first at which the lines of ``text`` no longer
+    depend on the print's scale (the same within :data:`LINE_SLACK` of its room either way)."""
+    for step in range(steps + 1):
+        wider = width + step / 10
+        if wrapped_lines(text, wider, bold) == wrapped_lines(text, wider, bold, slack=-LINE_SLACK):
+            return wider
+    return width
 
 
 def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool]] | None = None) -> StackedColumns:
@@ -272,9 +302,14 @@ def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool
 
 def column_width(current: float | None, content: float, longest_word: float, cap: float = WIDEST_COLUMN) -> float:
     """A column's width: as wide as its content up to ``cap`` (never narrower than a width it was given, or
-    than the default when it was given none), and never narrower than its longest word."""
+    than the default when it was given none), and never narrower than its longest word. A content up to
+    :data:`NEAR_FIT` wider than that is given its width and :data:`FIT_MARGIN` more: a text that would wrap by
+    a few letters stays on one line, well inside its cell (LibreOffice's line breaks move by a letter or two
+    with the print scale, so a text within a letter of its cell's edge wraps in one print and not in another)."""
     needed = min(content, cap)
     width = max(current or 0.0, needed) if current else max(needed, DEFAULT_WIDTH)
+    if width < content <= width * NEAR_FIT:  # its widest text would wrap by a few letters: give it them
+        width = content * (1 + FIT_MARGIN)
     return round(max(width, min(longest_word, WIDEST_COLUMN + 10)), 1)
 
 

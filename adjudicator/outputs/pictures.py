@@ -28,6 +28,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import gettext_in
+from adjudicator.outputs.libreoffice import convert
 from adjudicator.turn import pipeline
 
 #: The text height, in pixels, that a picture is scaled to (about that of 11-point text on a screen).
@@ -248,9 +249,7 @@ def pictures(out: Path, names: list[str] | None = None) -> list[Path]:
                     stale.unlink()
                 sources += [(name, kind, n, part) for n, part in enumerate(column_parts(path), start=1)]
         pdfs = work / "pdf"
-        subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
-                        "pdf", "--outdir", str(pdfs), *(str(s[3]) for s in sources)],
-                       check=True, capture_output=True, timeout=600)
+        convert(soffice, [s[3] for s in sources], "pdf", pdfs, timeout=600)
         order = {kind: i for i, kind in enumerate(KINDS)}
         return [crop(pdfs / f"{path.stem}.pdf", out / (f"{name}-{kind}.png" if n == 1 else f"{name}-{kind}-{n}.png"))
                 for name, kind, n, path in sorted(sources, key=lambda s: (s[0], order[s[1]], s[2]))]

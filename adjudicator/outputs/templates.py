@@ -20,6 +20,7 @@ from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.intake.deadlines import FINAL, mark_final_cell
 from adjudicator.intake.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
 from adjudicator.outputs.writing import (
+    BODY_FONT,
     TITLE_FONT,
     error_alert,
     fit_to_page_width,
@@ -217,7 +218,7 @@ def _budget_block(ws: Any, schema: TableSchema, letters: Mapping[str, str], trea
     ]
     for r, (label, value) in enumerate(rows, start=2):
         put(ws, r, label_col, label, lang)
-        ws.cell(row=r, column=label_col).font = Font(bold=True)
+        ws.cell(row=r, column=label_col).font = Font(name=BODY_FONT, bold=True)
         ws.cell(row=r, column=label_col + 1, value=value)
     ws.column_dimensions[get_column_letter(label_col)].width = 14
 
@@ -328,7 +329,7 @@ def keep_together(ws: Any, blocks: Sequence[tuple[int, int]]) -> None:
 def _label_and_text(ws: Any, row: int, label: Any, text: Any, span: int, lang: str, bold: bool = True) -> None:
     """A label in column A and its text across columns B to ``span``, wrapped."""
     put(ws, row, 1, label, lang)
-    ws.cell(row=row, column=1).font = Font(bold=bold)
+    ws.cell(row=row, column=1).font = Font(name=BODY_FONT, bold=bold)
     ws.cell(row=row, column=1).alignment = Alignment(vertical="top", wrap_text=True)
     put(ws, row, 2, text, lang)
     ws.cell(row=row, column=2).alignment = Alignment(wrap_text=True, horizontal="left", vertical="top")
@@ -416,7 +417,7 @@ def _example_table(ws: Any, row: int, columns: Sequence[Any], rows: Sequence[Seq
     numbers too, is aligned left under its header: a number aligned right would touch the text of the
     next column and read as part of it."""
     put(ws, row, 1, msg("Examples"), lang)
-    ws.cell(row=row, column=1).font = Font(bold=True, italic=True)
+    ws.cell(row=row, column=1).font = Font(name=BODY_FONT, bold=True, italic=True)
     row += 1
     header_row(ws, row, [column.header_in(lang) for column in columns], lang, [0] * len(columns))
     for values in rows:

@@ -52,8 +52,8 @@ def test_a_merged_cell_is_fitted_over_its_widened_columns(tmp_path: Path) -> Non
         ws.column_dimensions[column].width = 10
     ws.cell(1, 1, LONG).alignment = WRAP
     ws.merge_cells("A1:B1")
-    ws.cell(2, 1, "x" * 30)  # widen A to 30-odd
-    ws.cell(2, 2, "y" * 30)  # and B
+    ws.cell(2, 1, "0" * 30)  # widen A to 30-odd (a "0" is one width)
+    ws.cell(2, 2, "0" * 30)  # and B
     back = _saved(wb, tmp_path / "merged.xlsx").active
     spanned = back.column_dimensions["A"].width + back.column_dimensions["B"].width
     assert spanned > 60

@@ -83,16 +83,9 @@ def test_cost_preview_recalculated_by_libreoffice_matches_the_engine(example: Pa
 
 def convert_all(soffice: str, sources: list[Path], target_ext: str, out_dir: Path) -> list[Path]:
     """One LibreOffice run converting several workbooks (each start of LibreOffice costs seconds)."""
-    import subprocess
+    from adjudicator.outputs import libreoffice
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    profile = out_dir / ".lo-profile"
-    subprocess.run(
-        [soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--calc", "--convert-to", target_ext,
-         "--outdir", str(out_dir), *map(str, sources)],
-        check=True, capture_output=True, timeout=300,
-    )
-    return [out_dir / f"{s.stem}.{target_ext.split(':')[0]}" for s in sources]
+    return libreoffice.convert(soffice, sources, target_ext, out_dir, timeout=300)
 
 
 def _orders_and_problems(outcome: pipeline.CheckOutcome) -> dict[str, object]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.outputs.libreoffice import convert
 from adjudicator.outputs.pictures import (
     KINDS,
     READABLE_PIXELS,
@@ -46,7 +47,6 @@ def test_pictures_of_every_kind_of_workbook(soffice: str, tmp_path: Path) -> Non
 
 def test_a_picture_is_cropped_to_its_content_at_a_readable_scale(soffice: str, tmp_path: Path) -> None:
     """A page with a few words in a corner gives a small picture whose words are READABLE_PIXELS tall."""
-    import subprocess
 
     from openpyxl import Workbook
 
@@ -56,9 +56,7 @@ def test_a_picture_is_cropped_to_its_content_at_a_readable_scale(soffice: str, t
     book.active["A1"] = "Hello"
     book.active["B2"] = "world"
     book.save(tmp_path / "small.xlsx")
-    subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path / 'profile'}", "--headless", "--convert-to",
-                    "pdf", "--outdir", str(tmp_path), str(tmp_path / "small.xlsx")], check=True, capture_output=True,
-                   timeout=300)
+    convert(soffice, [tmp_path / "small.xlsx"], "pdf", tmp_path, timeout=300)
     content = first_page_content(tmp_path / "small.pdf")
     width, height = png_size(crop(tmp_path / "small.pdf", tmp_path / "small.png"))
     dpi = round(READABLE_PIXELS * 72 / content.word_height)

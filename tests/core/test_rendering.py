@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import ruleset_catalog
+from adjudicator.outputs.libreoffice import convert
 from adjudicator.turn import pipeline
 from tests.pdf_layout import cell_words, overlaps, past_the_edge, printed_lines, touching
 from tests.pdf_layout import pages as read_pages
@@ -129,11 +129,8 @@ def render_all(names: list[str], work: Path, soffice: str) -> list[tuple[str, Pa
             copy.parent.mkdir(exist_ok=True)
             shutil.copyfile(path, copy)
             sources.append((label, copy))
-    out = work / "pdf"
-    subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
-                    "pdf", "--outdir", str(out), *(str(p) for _, p in sources)],
-                   check=True, capture_output=True, timeout=900)
-    return [(label, path, out / f"{label}.pdf") for label, path in sources]
+    pdfs = convert(soffice, [path for _, path in sources], "pdf", work / "pdf")
+    return [(label, path, pdf) for (label, path), pdf in zip(sources, pdfs, strict=True)]
 
 
 def page_faults(rendered: list[tuple[str, Path, Path]]) -> list[str]:

@@ -10,12 +10,12 @@ was 15 to 32 text heights; layout.stack_columns makes it at most about 9."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from adjudicator.engine.registry import installed
+from adjudicator.outputs.libreoffice import convert
 from adjudicator.outputs.pictures import only_sheet
 from tests.core.test_rendering import every_workbook
 from tests.pdf_layout import pages
@@ -57,9 +57,7 @@ def print_reports(names: list[str], work: Path, soffice: str) -> list[tuple[str,
                 continue
             label = f"{name}-{kind}"
             found.append((label, only_sheet(path, report_sheet(path).title, work / "reports" / f"{label}.xlsx")))
-    subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
-                    "pdf", "--outdir", str(work / "reports"), *(str(p) for _, p in found)],
-                   check=True, capture_output=True, timeout=900)
+    convert(soffice, [path for _, path in found], "pdf", work / "reports")
     return found
 
 

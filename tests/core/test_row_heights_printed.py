@@ -1,0 +1,58 @@
+"""Every row as tall as the lines LibreOffice prints in it, and no taller (issue 10: header rows one line too
+tall). Every kind of workbook of the examples (order templates, checked copies, GM input, results, campaign.xlsx,
+in each language the example offers: tests/core/test_rendering.py's every_workbook) is printed by the real
+LibreOffice with a marker beside each row (tests/row_lines.py); the lines drawn between a row's marker and the
+next are counted against the lines its height holds. A row a line or more taller than its lines shows a blank
+line (the layout counted a line too many: main had 139 such rows in the examples' outputs, headers of report
+tables among them); a row drawn in more lines than it holds is cut. Rows whose lines depend on the print's
+scale (layout.LINE_SLACK) are given the line they may need and are not counted as blank.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.engine.registry import installed
+from adjudicator.outputs.libreoffice import convert
+from tests.core.test_rendering import every_workbook
+from tests.pdf_layout import pages
+from tests.row_lines import RowLines, marked_copy, row_lines
+
+pytestmark = pytest.mark.libreoffice
+
+
+def printed_rows(names: list[str], work: Path, soffice: str) -> dict[str, list[RowLines]]:
+    """By workbook label: every printed row of every workbook of the examples ``names``, marked and converted
+    by one LibreOffice run."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) is not installed; .ci/run installs it")
+    marked = {}
+    out = work / "marked"
+    out.mkdir(parents=True)
+    for name in names:
+        for kind, path in every_workbook(name, work / name):
+            label = f"{name}-{kind}"
+            marked[label] = marked_copy(path, out / f"{label}.xlsx")
+    convert(soffice, [out / f"{label}.xlsx" for label in marked], "pdf", out)
+    return {label: row_lines(rows, pages(out / f"{label}.pdf")) for label, rows in marked.items()}
+
+
+def faults(printed: dict[str, list[RowLines]]) -> list[str]:
+    found = [f"{label} {'cut' if row.cut else 'blank line'}: {row}" for label, rows in printed.items()
+             for row in rows if row.blank or row.cut]
+    measured = [row for rows in printed.values() for row in rows if row.drawn > 1]
+    assert len(measured) > 50, "too few wrapped rows found: the markers were not printed"
+    return found
+
+
+def test_every_rulesets_rows_print_as_tall_as_their_lines(tmp_path: Path, soffice: str) -> None:
+    """On main, Star Sectors' Russian report's "Перемещения" header and Coordinated Orders' "Participantes y
+    Habilidades" had a blank line, and the Instructions, Errors and Parameters sheets 130-odd rows more
+    (about 25 s on two cores: one LibreOffice run)."""
+    printed = printed_rows(sorted(installed()), tmp_path, soffice)
+    assert {"en", "es", "ru"} <= {label.rsplit("-", 1)[-1] for label in printed}
+    found = faults(printed)
+    assert not found, "\n".join(found[:30])
