@@ -162,12 +162,12 @@ def write_history(wb: Any, points: list[Point], lang: str, faction: str | None =
     from openpyxl.styles import Font
     from openpyxl.worksheet.pagebreak import Break
 
-    from adjudicator.outputs.writing import TITLE_FONT, sheet_title
+    from adjudicator.outputs.writing import BODY_FONT, TITLE_FONT, sheet_title
 
     NUMBER, AFTER_NUMBER, TEXT = _alignments()  # noqa: N806 - constants of this sheet
     # a caption a little larger than the text: a heading, which flows over the empty cells at its right
     # rather than widening its column (outputs/layout.py)
-    CAPTION_FONT = Font(bold=True, size=12)  # noqa: N806
+    CAPTION_FONT = Font(name=BODY_FONT, bold=True, size=12)  # noqa: N806 - named: LibreOffice drew serif
     title = msg(HISTORY_TITLE).render(lang)
     old = _sheet(wb, title, HISTORY_TITLE)
     if old is not None:

@@ -9,13 +9,13 @@ prints them (``<ruleset>-changes.png``, ``<ruleset>-chart.png``)."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from adjudicator.engine.registry import installed
 from adjudicator.i18n import msg
+from adjudicator.outputs.libreoffice import convert
 from adjudicator.outputs.pictures import crop, only_sheet, tools
 from adjudicator.turn import pipeline
 
@@ -45,9 +45,7 @@ def pictures(out: Path, names: list[str] | None = None) -> list[Path]:
                 kept = only_sheet(results, tab, work / f"{name}-{picture}.xlsx")
                 sheets.append((kept, out / f"{name}-{picture}.png"))
         pdfs = work / "pdf"
-        subprocess.run([soffice, f"-env:UserInstallation=file://{work / 'profile'}", "--headless", "--convert-to",
-                        "pdf", "--outdir", str(pdfs), *(str(source) for source, _ in sheets)],
-                       check=True, capture_output=True, timeout=600)
+        convert(soffice, [source for source, _ in sheets], "pdf", pdfs, timeout=600)
         made += [crop(pdfs / f"{source.stem}.pdf", picture) for source, picture in sheets]
     return made
 
