@@ -6,7 +6,9 @@ row's, and their distinct baselines are the lines it draws (sheets holding a cha
 their drawings' words lie over rows). A row written a line or more taller than the lines it draws shows a
 blank line; one drawn in more lines than it was given has its last lines cut (LibreOffice clips them:
 tests/core/test_rendering.py finds the words missing). The marker column changes the print's scale a little,
-and with it the breaks of a line within layout.LINE_SLACK of its room: such rows are told apart (``unsure``).
+and with it the breaks of a line within layout.LINE_SLACK of its room: such rows are told apart (``unsure``),
+but for the header rows of titled tables (``header``): the plan of stacked tables' columns widens a header's
+column until its lines no longer move with the scale (layout.sure_headers), so a header row is always measured.
 """
 
 from __future__ import annotations
@@ -43,12 +45,14 @@ class RowLines:
     drawn: int  # the lines LibreOffice printed in it
     text: str  # its printed words, for the reader of a failure
     unsure: bool = False  # a wrapped cell of it that the print's scale may break in one line more or less
+    header: bool = False  # the header row of a titled table (the row after a title, two cells or more)
 
     @property
     def blank(self) -> bool:
         """A line or more of the row left blank under its text (not counted in a row whose lines depend on the
-        print's scale: layout.LINE_SLACK gives it the line that may be needed)."""
-        return self.drawn > 0 and self.written - self.drawn >= 1 and not self.unsure
+        print's scale, layout.LINE_SLACK giving it the line that may be needed, unless it is a table's header
+        row: no header's lines are left to the scale)."""
+        return self.drawn > 0 and self.written - self.drawn >= 1 and (self.header or not self.unsure)
 
     @property
     def cut(self) -> bool:
@@ -68,7 +72,20 @@ def _print_columns(ws: openpyxl.worksheet.worksheet.Worksheet) -> tuple[int, int
     return (ws.max_column, ws.max_row) if ws.max_row > 1 or ws.max_column > 1 else None
 
 
-Rows = dict[int, tuple[str, dict[int, tuple[float, float, bool]]]]
+Rows = dict[int, tuple[str, dict[int, tuple[float, float, bool, bool]]]]
+
+
+def header_rows(ws: openpyxl.worksheet.worksheet.Worksheet) -> set[int]:
+    """The header rows of the sheet's titled tables: the row after a title (a first cell in a font larger
+    than 11 points) holding two values or more."""
+    cells = ws._cells  # noqa: SLF001 - the written cells, none created
+    titles = {row for (row, col), cell in cells.items()
+              if col == 1 and isinstance(cell.value, str) and cell.font.sz and float(cell.font.sz) > 11}
+    values: dict[int, int] = {}
+    for (row, _), cell in cells.items():
+        if row - 1 in titles and cell.value is not None:
+            values[row] = values.get(row, 0) + 1
+    return {row for row, count in values.items() if count > 1}
 
 
 def unsure_rows(ws: openpyxl.worksheet.worksheet.Worksheet) -> set[int]:
@@ -94,7 +111,7 @@ def unsure_rows(ws: openpyxl.worksheet.worksheet.Worksheet) -> set[int]:
 def marked_copy(source: Path, target: Path) -> Rows:
     """Write ``target``: ``source`` with a marker beside every printed row of each visible sheet. Returns, by
     sheet index, the sheet's name and each row's (height in points, tallest font size, whether its lines
-    depend on the print's scale: :func:`unsure_rows`)."""
+    depend on the print's scale: :func:`unsure_rows`, whether it is a table's header row: :func:`header_rows`)."""
     book = openpyxl.load_workbook(source)
     rows: Rows = {}
     for index, ws in enumerate(book.worksheets):
@@ -107,7 +124,7 @@ def marked_copy(source: Path, target: Path) -> Rows:
         for (row, col), cell in ws._cells.items():  # noqa: SLF001 - the written cells, none created
             if col <= last_col and row <= last_row and cell.value is not None and cell.font and cell.font.sz:
                 sizes[row] = max(sizes.get(row, 11.0), float(cell.font.sz))
-        unsure = unsure_rows(ws)
+        unsure, headers = unsure_rows(ws), header_rows(ws)
         marker = last_col + 1
         ws.column_dimensions[get_column_letter(marker)].width = 9
         for row in range(1, last_row + 1):
@@ -115,7 +132,7 @@ def marked_copy(source: Path, target: Path) -> Rows:
             cell.alignment = Alignment(vertical="top")
         ws.print_area = f"A1:{get_column_letter(marker)}{last_row}"
         rows[index] = (ws.title, {row: (float(ws.row_dimensions[row].height or DEFAULT_ROW), sizes.get(row, 11.0),
-                                        row in unsure) for row in range(1, last_row + 1)})
+                                        row in unsure, row in headers) for row in range(1, last_row + 1)})
     book.save(target)
     return rows
 
@@ -145,9 +162,10 @@ def row_lines(rows: Rows, printed: list[Page]) -> list[RowLines]:
             bottom = markers[k + 1][2].y0 - 1.0 if k + 1 < len(markers) else page.height
             inside = [w for w in others if top <= (w.y0 + w.y1) / 2 < bottom]
             name, heights = rows[sheet]
-            height, size, unsure = heights[row]
+            height, size, unsure, header = heights[row]
             written = max(1, round((height - ROW_PADDING) / (LINE_POINTS * size / 11.0)))
-            measured = RowLines(name, row, height, written, _lines(inside), " ".join(w.text for w in inside), unsure)
+            measured = RowLines(name, row, height, written, _lines(inside), " ".join(w.text for w in inside), unsure,
+                                header)
             if (sheet, row) not in found or measured.drawn > found[sheet, row].drawn:
                 found[sheet, row] = measured
     return [found[key] for key in sorted(found)]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
@@ -254,14 +254,26 @@ def sure_width(text: str, width: float, bold: bool = False, steps: int = 10) -> 
     return width
 
 
-def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool]] | None = None) -> StackedColumns:
+class ColumnHeader(NamedTuple):
+    """A stacked table's column header as the reader sees it (bold), and the width its indent takes from its
+    column (a number column's header stands indented, as its numbers: :func:`number_alignment`)."""
+
+    text: str
+    indent: float = 0.0
+
+
+def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool]] | None = None,
+                  headers: Sequence[Sequence[ColumnHeader]] | None = None) -> StackedColumns:
     """The sheet columns of tables stacked one below the other, from what each table's columns need
     (:func:`column_need`): each sheet column as wide as the widest short column placed there; a long column
     spanning from its place over as many sheet columns as make :data:`SPAN_FILL` of its need (a sheet column
     no short column sets is given what the span still lacks). Placing a span moves its table's next columns to
     the right, so the places are settled again until they no longer change. One table keeps its own columns.
     ``long`` says which columns are long (by default: those needing more than :data:`LONG_COLUMN`); a column
-    long only for its header's word (a number's "Maintenance") is not: it sets its sheet column's width."""
+    long only for its header's word (a number's "Maintenance") is not: it sets its sheet column's width.
+    With ``headers`` (each table's, column by column), a sheet column made wider for another table than a
+    header's own need, where that header's lines would move with the print's scale, is widened until they
+    no longer do (:func:`sure_headers`)."""
     long = long if long is not None else [[need > LONG_COLUMN for need in table] for table in needs]
     if len(needs) < 2:
         return StackedColumns({col: need for table in needs for col, need in enumerate(table, start=1)},
@@ -297,7 +309,33 @@ def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool
         if settled == starts:
             break
         starts = settled
+    if headers is not None:
+        widths = sure_headers(widths, spans, headers)
     return StackedColumns(dict(sorted(widths.items())), tuple(spans))
+
+
+def sure_headers(widths: dict[int, float], spans: Sequence[Sequence[tuple[int, int]]],
+                 headers: Sequence[Sequence[ColumnHeader]]) -> dict[int, float]:
+    """``widths`` with every header's lines fixed: where a header's span (its column, or a long column's merged
+    columns) leaves its lines moving with the print's scale (within :data:`LINE_SLACK` of its room: its row is
+    given the line it may need, and prints a blank line where it is not), the span's last column is widened
+    to :func:`sure_width`'s width, the header keeping its fewer lines. The plan's columns are wider than every
+    header's own need (:func:`column_need` makes each sure), so a header whose column another table widened
+    is the only one widened here: a few tenths of a "0". A widened column may unsettle another table's header
+    there: the headers are measured again until none changes (at most a "0" per header)."""
+    widths = dict(widths)
+    for _ in range(len(widths) + 1):
+        changed = False
+        for table, places in zip(headers, spans, strict=True):
+            for header, (first, last) in zip(table, places, strict=False):
+                room = sum(widths[col] for col in range(first, last + 1)) - header.indent
+                sure = sure_width(header.text, room, bold=True)
+                if sure > room:
+                    widths[last] = round(widths[last] + sure - room, 1)
+                    changed = True
+        if not changed:
+            break
+    return widths
 
 
 def column_width(current: float | None, content: float, longest_word: float, cap: float = WIDEST_COLUMN) -> float:

@@ -30,6 +30,7 @@ from adjudicator.outputs.layout import (
     ONE_LINE,
     PORTRAIT_WIDTH,
     WIDEST_COLUMN,
+    ColumnHeader,
     StackedColumns,
     column_need,
     column_width,
@@ -299,20 +300,24 @@ def report_cells(tab: Tab) -> Cells:
 
 def stacked_columns(tables: Sequence[Any], lang: str) -> StackedColumns:
     """The columns of a sheet of stacked report tables (layout.py's stack_columns), from what each column of
-    each table needs as the reader sees it (rendered in ``lang``)."""
-    needs, longs = [], []
+    each table needs as the reader sees it (rendered in ``lang``), and its header's text (a number column's
+    header indented, as number_alignment sets it), so that no header's lines are left to the print's scale."""
+    needs, longs, headers = [], [], []
     for table in tables:
         shown = [[cell_value(value, lang) for value in row] for row in table.rows]
-        table_needs, table_longs = [], []
+        table_needs, table_longs, table_headers = [], [], []
         for index, header in enumerate(table.headers):
             column = [cell[index] for cell in shown if index < len(cell) and cell[index] not in (None, ("", "s"))]
             texts = [text for value, _ in column if (text := _shown(value))]
             numbers = bool(column) and all(kind == "n" for _, kind in column)
-            table_needs.append(column_need(str(render(header, lang) or ""), texts, numbers))
+            text = str(render(header, lang) or "")
+            table_needs.append(column_need(text, texts, numbers))
             table_longs.append(long_column(texts, numbers))
+            table_headers.append(ColumnHeader(text, inset(NUMBER_INDENT) if numbers else 0.0))
         needs.append(table_needs)
         longs.append(table_longs)
-    return stack_columns(needs, longs)
+        headers.append(table_headers)
+    return stack_columns(needs, longs, headers)
 
 
 # ------------------------------------------------------------------------------------------- layout

@@ -44,6 +44,35 @@ def test_short_columns_set_the_widths_and_a_long_one_spans_them() -> None:
     assert alone.spans == (((1, 1), (2, 2)),) and alone.widths == {1: 9.0, 2: 40.0}
 
 
+def test_a_header_in_a_column_another_table_widened_keeps_lines_the_print_cannot_move() -> None:
+    """Inner Sphere's campaign report, table "Combates": "Fuerza de ataque" (bold, indented as its numbers) sat
+    in a column another table made 10.6 wide, where "Fuerza de" ends within layout.LINE_SLACK of its room: its
+    row was given 3 lines and LibreOffice drew 2. The plan knows the headers and widens such a column (and a
+    long column's span, by its last column) to where the lines no longer depend on the print's scale."""
+    from adjudicator.outputs.layout import LINE_SLACK, ColumnHeader, stack_columns, wrapped_lines
+
+    def moves(text: str, width: float) -> bool:
+        return wrapped_lines(text, width, True) != wrapped_lines(text, width, True, slack=-LINE_SLACK)
+
+    needs = [[9.0, 10.6], [9.0, 9.8]]
+    headers = [[ColumnHeader("ID"), ColumnHeader("Puntos")],
+               [ColumnHeader("ID"), ColumnHeader("Fuerza de ataque", 1.5)]]
+    assert moves("Fuerza de ataque", stack_columns(needs).widths[2] - 1.5)  # main's plan, blind to the headers
+    plan = stack_columns(needs, headers=headers)
+    assert plan.widths == {1: 9.0, 2: 10.8} and not moves("Fuerza de ataque", 10.8 - 1.5)
+    assert wrapped_lines("Fuerza de ataque", 10.8 - 1.5, True) == 2  # its fewer lines kept
+    spanned = [[ColumnHeader("ID"), ColumnHeader("A"), ColumnHeader("B")],
+               [ColumnHeader("ID"), ColumnHeader("Regimientos defensores Sistemas")]]
+    long = [[False] * 3, [False, True]]
+    blind = stack_columns([[9.0, 10.0, 12.0], [9.0, 30.0]], long)
+    assert blind.spans[1][1] == (2, 4) and moves("Regimientos defensores Sistemas", 30.4)
+    plan = stack_columns([[9.0, 10.0, 12.0], [9.0, 30.0]], long, spanned)
+    assert plan.spans == blind.spans
+    assert {col: plan.widths[col] for col in (1, 2, 3)} == {1: 9.0, 2: 10.0, 3: 12.0}  # the short columns kept
+    assert plan.widths[4] > blind.widths[4] and not moves("Regimientos defensores Sistemas",
+                                                          sum(plan.widths[col] for col in (2, 3, 4)))
+
+
 def print_reports(names: list[str], work: Path, soffice: str) -> list[tuple[str, Path]]:
     """(label, workbook holding only its report sheet visible) of the results and campaign.xlsx of the examples
     of ``names`` in each language they offer, converted to PDF by one LibreOffice run."""
