@@ -10,7 +10,6 @@ from adjudicator.outputs.layout import line_pieces, text_width, wrapped_lines
 
 
 def test_the_table_is_the_fonts_advance_widths() -> None:
-    pytest.importorskip("fontTools")
     from pathlib import Path
 
     assert Path(letter_widths.TABLE).read_text(encoding="utf-8") == letter_widths.table_source()
