@@ -6,7 +6,9 @@ and writes every sheet again with XlsxWriter, the dearest step of a check and of
 defined names byte for byte, and merges into them the sheets of a workbook XlsxWriter wrote holding only the new
 tabs (:mod:`adjudicator.outputs.fast_save`, from an openpyxl workbook without the player's sheets):
 
-- a checked copy: the Errors tab put first; results: the Outcome, Report, Ledger (streamed tabs), Dice
+- a checked copy: the Errors tab put first (written straight as worksheet XML by
+  :mod:`adjudicator.outputs.errors_tab`, the bytes the XlsxWriter way gives, which stays the way of any other
+  new tabs); results: the Outcome, Report, Ledger (streamed tabs), Dice
   verification, Map, Changes and History tabs put after the player's sheets;
 - their fonts, fills, borders, number formats, cell formats and cell styles (XlsxWriter's Hyperlink) appended
   to the player's ``styles.xml`` (their cells' ``s=`` moved on), their shared strings written inline;
@@ -780,7 +782,8 @@ class ComposedCopy:
 
     def bytes(self, wb: Any) -> bytes:
         """The composed file; ``wb`` holds the new tabs only (streamed placeholders, openpyxl sheets): they
-        are laid out (layout.py) and written by XlsxWriter, then merged in (:func:`compose_bytes`)."""
+        are laid out (layout.py) and written by XlsxWriter, then merged in (:func:`compose_bytes`); a checked
+        copy's Errors tab alone is written straight (:func:`adjudicator.outputs.errors_tab.direct_tab`)."""
         from adjudicator.outputs import layout
         from adjudicator.outputs.errors_tab import direct_tab
         from adjudicator.outputs.fast_save import Untranslatable, save_fast
