@@ -6,7 +6,9 @@ and writes every sheet again with XlsxWriter, the dearest step of a check and of
 defined names byte for byte, and merges into them the sheets of a workbook XlsxWriter wrote holding only the new
 tabs (:mod:`adjudicator.outputs.fast_save`, from an openpyxl workbook without the player's sheets):
 
-- a checked copy: the Errors tab put first; results: the Outcome, Report, Ledger (streamed tabs), Dice
+- a checked copy: the Errors tab put first (written straight as worksheet XML by
+  :mod:`adjudicator.outputs.errors_tab`, the bytes the XlsxWriter way gives, which stays the way of any other
+  new tabs); results: the Outcome, Report, Ledger (streamed tabs), Dice
   verification, Map, Changes and History tabs put after the player's sheets;
 - their fonts, fills, borders, number formats, cell formats and cell styles (XlsxWriter's Hyperlink) appended
   to the player's ``styles.xml`` (their cells' ``s=`` moved on), their shared strings written inline;
@@ -62,6 +64,7 @@ from adjudicator.outputs.xlsx_package import (
     CannotCompose,
     Package,
     PartCopier,
+    Theirs,
     check_well_formed,
     content_types_xml,
     free_name,
@@ -533,7 +536,7 @@ def _inline_strings_generally(sheet: bytes, strings: Sequence[bytes], offset: in
 
 
 # --------------------------------------------------------------------------------------------- compose
-def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[Mark], tabs: int,
+def compose_bytes(player: Path, new_tabs: Callable[[], bytes | Theirs], marks: Sequence[Mark], tabs: int,
                   first: bool) -> bytes:
     """The player's workbook at ``player`` with the ``tabs`` sheets of the workbook ``new_tabs`` returns
     (written by XlsxWriter) merged in: put before the player's sheets (``first``: a checked copy) or after them
@@ -559,7 +562,8 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
         cells[ref] = Mark(mark.sheet, ref, mark.error, text)
     marked_sheets = [name for name in names if name in by_sheet]
     try:
-        theirs = read_theirs(new_tabs())
+        made = new_tabs()
+        theirs = made if isinstance(made, Theirs) else read_theirs(made)
     except (KeyError, zipfile.BadZipFile, SyntaxError) as error:
         raise CannotCompose(f"the new tabs' workbook: {error}") from None
     if len(theirs.sheets) != tabs or tabs < 1:
@@ -608,7 +612,8 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes], marks: Sequence[M
     strings = shared_strings(theirs.parts.get("xl/sharedStrings.xml"))
     new_sheets: list[tuple[str, str, str]] = []
     for name, part, state in theirs.sheets[:tabs]:
-        xml = inline_strings(theirs.parts[part], strings, styles.xf_offset)
+        written = theirs.written.get(part)
+        xml = written(styles.xf_offset) if written else inline_strings(theirs.parts[part], strings, styles.xf_offset)
         new_sheets.append((name, copier.copy(part, xml), state))
     # the workbook: the new tabs in their place, the first active, local names moved, the tabs' print names
     rel_ids = {r.id for r in package.workbook_rels}
@@ -777,11 +782,16 @@ class ComposedCopy:
 
     def bytes(self, wb: Any) -> bytes:
         """The composed file; ``wb`` holds the new tabs only (streamed placeholders, openpyxl sheets): they
-        are laid out (layout.py) and written by XlsxWriter, then merged in (:func:`compose_bytes`)."""
+        are laid out (layout.py) and written by XlsxWriter, then merged in (:func:`compose_bytes`); a checked
+        copy's Errors tab alone is written straight (:func:`adjudicator.outputs.errors_tab.direct_tab`)."""
         from adjudicator.outputs import layout
+        from adjudicator.outputs.errors_tab import direct_tab
         from adjudicator.outputs.fast_save import Untranslatable, save_fast
 
         tabs = len(wb.worksheets)
+        direct = direct_tab(wb) if self.first else None
+        if direct is not None:  # the Errors tab alone: its worksheet written straight (errors_tab.py)
+            return compose_bytes(self.player, lambda: direct, self.marks, tabs, self.first)
         layout.lay_out(wb)
 
         def new_tabs() -> bytes:  # the new tabs alone: the marked cells' comments are written apart

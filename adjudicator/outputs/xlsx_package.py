@@ -12,7 +12,7 @@ import io
 import posixpath
 import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,6 +176,9 @@ class Theirs:
     sheets: list[tuple[str, str, str]]  # (name, part, state)
     defaults: dict[str, str]
     overrides: dict[str, str]
+    #: sheets written directly (:mod:`adjudicator.outputs.errors_tab`): each part's XML for the offset of its
+    #: cell formats, its strings already inline (not XlsxWriter's, to be reworked by compose)
+    written: dict[str, Callable[[int], bytes]] = field(default_factory=dict)
 
     def content_type(self, part: str) -> str | None:
         return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").lower())

@@ -1,0 +1,231 @@
+"""A checked copy's Errors tab written straight as worksheet XML, not through XlsxWriter (issue 16).
+
+The Errors tab is one streamed table tab (:mod:`adjudicator.outputs.streamed`): its cells, widths, heights and
+print setup come from :func:`streamed.lay_out`, as when XlsxWriter wrote it. This module writes the worksheet
+XML XlsxWriter wrote for it (fast_save.py's exact widths and heights), its strings inline and its cell formats'
+indexes moved past the player's (what :func:`adjudicator.outputs.compose.inline_strings` made of XlsxWriter's),
+so that the composed checked copy is byte for byte the one made through XlsxWriter. Only the tab's few cell
+formats still go through XlsxWriter's own styles writer (once per distinct set of formats in a process), with
+its defined names (filter, print area, print titles) and document properties, written as XlsxWriter writes them.
+
+:func:`direct_tab` answers ``None`` for any workbook other than one streamed table tab (results, the openpyxl
+way): those keep going through XlsxWriter.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from adjudicator.outputs.reproducible import fixed_dates
+from adjudicator.outputs.streamed import Laid, Style, lay_out, tab_of, table_cells
+from adjudicator.outputs.xlsx_package import WORKSHEET_TYPE, Theirs
+
+#: The part name XlsxWriter gives the only sheet of a workbook.
+SHEET_PART = "xl/worksheets/sheet1.xml"
+_HEAD = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.'
+         'openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/'
+         '2006/relationships"><sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>')
+_FROZEN_FIRST_ROW = ('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
+                     '<selection pane="bottomLeft"/>')
+_PRINT_SETUP = ('<pageMargins left="0.75" right="0.75" top="1" bottom="1" header="0.5" footer="0.5"/>'
+                '<pageSetup paperSize="9" fitToHeight="0" orientation="{}"/><headerFooter></headerFooter></worksheet>')
+
+
+def direct_tab(wb: Any) -> Theirs | None:
+    """What :func:`adjudicator.outputs.compose.compose_bytes` takes from XlsxWriter's workbook of the new tabs,
+    made without it, when ``wb`` holds one streamed table tab laid out as XlsxWriter writes it (a checked
+    copy's Errors tab); else ``None``. The sheet's XML is written for the cell formats' offset
+    (:attr:`Theirs.written`)."""
+    from adjudicator.outputs.fast_save import _only_a_placeholder
+
+    if len(wb.worksheets) != 1:
+        return None
+    ws = wb.worksheets[0]
+    tab = tab_of(ws)
+    if tab is None or tab.kind != "table" or not tab.headers or ws.sheet_state != "visible" or \
+            not _only_a_placeholder(ws):
+        return None
+    laid = lay_out(table_cells(tab))
+    if laid.freeze != "A2" or laid.merges or not laid.a4 or any(
+            kind == "n" and isinstance(value, float) and not math.isfinite(value)
+            for _, _, value, kind, _ in laid.cells):
+        return None
+    cells, formats = _cells(laid)
+    props = wb.properties
+    theirs = Theirs({SHEET_PART: b"", "xl/workbook.xml": _defined_names(ws.title, laid),
+                     "xl/styles.xml": styles_xml(formats),
+                     "docProps/core.xml": core_xml(props.title or "", props.creator or "")},
+                    [(ws.title, SHEET_PART, "visible")], {}, {SHEET_PART: WORKSHEET_TYPE})
+    theirs.written[SHEET_PART] = lambda offset: sheet_xml(laid, cells, offset)
+    return theirs
+
+
+#: A written cell: its row, its reference, its cell format (0: none) and what follows ``s="…"``.
+Cell = tuple[int, int, str, int, str]
+
+
+def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], ...]]:
+    """The cells XlsxWriter writes, in row order, and the distinct cell formats in the order it numbers them
+    (first use): format 0 is the workbook's default."""
+    from xlsxwriter.utility import _utf16_len, _utf16_truncate, xl_rowcol_to_cell_fast
+
+    numbers: dict[tuple[tuple[str, Any], ...], int] = {}
+    by_style: dict[Style, int] = {}
+    rendered: dict[str, str] = {}
+    cells: list[Cell] = []
+    for row, col, value, kind, style in laid.cells:
+        xf = 0
+        if style is not None:
+            xf = by_style.get(style, -1)
+            if xf < 0:
+                key = tuple(style.xlsxwriter().items())
+                xf = by_style[style] = (numbers.setdefault(key, len(numbers) + 1) if key else 0)
+        if value is None:
+            if not xf:
+                continue
+            rest = "/>"
+        elif kind == "s":
+            rest = rendered.get(value)
+            if rest is None:
+                text = value
+                if len(text) > 16383 and _utf16_len(text) > 32767:
+                    text = _utf16_truncate(text, 32767)
+                rest = rendered[value] = ' t="inlineStr"><is>' + shared_string(text) + "</is></c>"
+        elif kind == "b":
+            rest = f' t="b"><v>{1 if value else 0}</v></c>'
+        else:
+            rest = f"><v>{float(value) if isinstance(value, Decimal) else value:.16G}</v></c>"
+        cells.append((row, col, xl_rowcol_to_cell_fast(row - 1, col - 1), xf, rest))
+    return cells, tuple(numbers)
+
+
+def shared_string(text: str) -> str:
+    """``text`` as XlsxWriter writes it in ``<si>`` (what compose writes inline): control characters as
+    ``_xHHHH_``, ``& < >`` escaped, leading or trailing blanks preserved."""
+    from xlsxwriter.utility import _preserve_whitespace
+    from xlsxwriter.xmlwriter import XMLwriter
+
+    text = XMLwriter._escape_control_characters(text)  # noqa: SLF001 - XlsxWriter's own escaping
+    space = ' xml:space="preserve"' if _preserve_whitespace(text) else ""
+    if "&" in text or "<" in text or ">" in text:
+        text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f"<t{space}>{text}</t>"
+
+
+def sheet_xml(laid: Laid, cells: list[Cell], offset: int) -> bytes:
+    """The tab's worksheet as XlsxWriter wrote it, each cell format moved by ``offset`` and strings inline (the
+    only sheet of XlsxWriter's workbook, so its active and selected one)."""
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    pieces = [_HEAD]
+    if cells:
+        rows, cols = [c[0] for c in cells], [c[1] for c in cells]
+        first = xl_rowcol_to_cell(min(rows) - 1, min(cols) - 1)
+        last = xl_rowcol_to_cell(max(rows) - 1, max(cols) - 1)
+        pieces.append(f'<dimension ref="{first if first == last else first + ":" + last}"/>')
+    else:
+        pieces.append('<dimension ref="A1"/>')
+    pieces.append('<sheetViews><sheetView tabSelected="1" workbookViewId="0">' + _FROZEN_FIRST_ROW
+                  + '</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>')
+    widths = [(col, laid.widths[col]) for col in sorted(laid.widths) if laid.widths[col]]
+    if widths:
+        pieces.append("<cols>")
+        pieces += [f'<col min="{col}" max="{col}" width="{float(width):.16g}" customWidth="1"/>'
+                   for col, width in widths]
+        pieces.append("</cols>")
+    pieces.append(_sheet_data(laid, cells, offset))
+    if laid.autofilter:
+        pieces.append(f'<autoFilter ref="{laid.autofilter}"/>')
+    pieces.append(_PRINT_SETUP.format("landscape" if laid.landscape else "portrait"))
+    return "".join(pieces).encode()
+
+
+def _sheet_data(laid: Laid, cells: list[Cell], offset: int) -> str:
+    """``<sheetData>``: each row with its span (the columns of its block of 16 rows) and exact height."""
+    spans: dict[int, tuple[int, int]] = {}
+    for row, col, _, _, _ in cells:
+        block = (row - 1) // 16
+        low, high = spans.get(block, (col, col))
+        spans[block] = (min(low, col), max(high, col))
+    pieces = ["<sheetData>"]
+    current = 0
+    heights = laid.heights
+    for row, _, ref, xf, rest in cells:
+        if row != current:
+            if current:
+                pieces.append("</row>")
+            low, high = spans[(row - 1) // 16]
+            height = heights.get(row)
+            shown = "" if height is None else f' ht="{float(height):.16g}" customHeight="1"'
+            pieces.append(f'<row r="{row}" spans="{low}:{high}"{shown}>')
+            current = row
+        pieces.append(f'<c r="{ref}" s="{offset + xf}"{rest}')
+    if current:
+        pieces.append("</row>")
+    pieces.append("</sheetData>")
+    return "".join(pieces)
+
+
+def _defined_names(title: str, laid: Laid) -> bytes:
+    """The tab's filter, print area and print titles as XlsxWriter names them (in its workbook part)."""
+    from xlsxwriter.utility import quote_sheetname, xl_rowcol_to_cell
+
+    sheet = quote_sheetname(title).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    names = []
+    if laid.autofilter:
+        first, _, last = laid.autofilter.partition(":")
+        area = "$" + first.rstrip("0123456789") + "$" + first.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        if last:
+            area += ":$" + last.rstrip("0123456789") + "$" + last.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        names.append(f'<definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">{sheet}!{area}'
+                     "</definedName>")
+    if laid.print_area:
+        first = xl_rowcol_to_cell(0, 0, True, True)
+        last = xl_rowcol_to_cell(laid.print_area[0] - 1, laid.print_area[1] - 1, True, True)
+        area = first if first == last else first + ":" + last
+        names.append(f'<definedName name="_xlnm.Print_Area" localSheetId="0">{sheet}!{area}</definedName>')
+    if laid.title_rows:
+        names.append(f'<definedName name="_xlnm.Print_Titles" localSheetId="0">{sheet}!$1:$1</definedName>')
+    return ("<definedNames>" + "".join(names) + "</definedNames>").encode()
+
+
+@lru_cache(maxsize=64)
+def styles_xml(formats: tuple[tuple[tuple[str, Any], ...], ...]) -> bytes:
+    """XlsxWriter's ``styles.xml`` of a workbook whose cells use ``formats`` (properties), numbered 1, 2, ...
+    in this order: written by XlsxWriter's own styles writer."""
+    import xlsxwriter
+    from xlsxwriter.styles import Styles as XStyles
+
+    out = xlsxwriter.Workbook(io.BytesIO(), {"in_memory": True})
+    for properties in formats:
+        out.add_format(dict(properties))._get_xf_index()  # noqa: SLF001 - numbered in order of use
+    out._prepare_format_properties()  # noqa: SLF001
+    styles = XStyles()
+    styles._set_style_properties([out.xf_formats, out.palette, out.font_count, out.num_formats,  # noqa: SLF001
+                                  out.border_count, out.fill_count, out.custom_colors, out.dxf_formats,
+                                  out.has_comments])
+    return _written(styles)
+
+
+@lru_cache(maxsize=16)
+def core_xml(title: str, author: str) -> bytes:
+    """XlsxWriter's ``docProps/core.xml`` for fast_save.py's properties, its dates fixed."""
+    from xlsxwriter.core import Core
+
+    from adjudicator.outputs.fast_save import FIXED_CREATED
+
+    core = Core()
+    core._set_properties({"title": title, "author": author, "created": FIXED_CREATED})  # noqa: SLF001
+    return fixed_dates(_written(core))
+
+
+def _written(part: Any) -> bytes:
+    handle = io.StringIO()
+    part._set_filehandle(handle)  # noqa: SLF001 - XlsxWriter's part writers, without its package
+    part._assemble_xml_file()  # noqa: SLF001
+    return handle.getvalue().encode()
+
