@@ -161,3 +161,12 @@ def treasuries(root: Path) -> dict[str, int]:
 
 def folder(root: Path) -> CampaignFolder:
     return CampaignFolder(root)
+
+
+def checked_example_with_problems(root: Path, ruleset: str = "star_sectors") -> list[Any]:
+    """A new campaign of ``ruleset``'s example at ``root``, checked: its submissions that have problems."""
+    pipeline.new_campaign(find_ruleset(ruleset), root, example=True)
+    outcome = pipeline.check(root)
+    with_problems = [s for s in outcome.submissions if s.problems and s.book is not None]
+    assert with_problems
+    return with_problems

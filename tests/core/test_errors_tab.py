@@ -18,6 +18,7 @@ from adjudicator.outputs.compose import ComposedCopy, Mark
 from adjudicator.outputs.streamed import stream_new_tabs
 from adjudicator.outputs.writing import write_report_sheet, write_table_sheet
 from adjudicator.turn import pipeline
+from tests.helpers import checked_example_with_problems
 
 WIDTHS = [8, 10, 16, 8, 70, 60]
 
@@ -26,11 +27,7 @@ WIDTHS = [8, 10, 16, 8, 70, 60]
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
     """The star_sectors example checked, and its submissions with problems."""
     root = tmp_path_factory.mktemp("errors_tab") / "campaign"
-    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
-    outcome = pipeline.check(root)
-    with_problems = [s for s in outcome.submissions if s.problems and s.book is not None]
-    assert with_problems
-    return root, with_problems
+    return root, checked_example_with_problems(root)
 
 
 def _tab_workbook(title: str, headers: list[Any], rows: list[list[Any]], lang: str, widths: list[int]) -> Any:

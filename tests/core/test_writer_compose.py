@@ -13,13 +13,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
 from adjudicator.outputs import compose, faction_workbooks, xlsx_package
 from adjudicator.outputs.fast_save import atomic_save_fast
-from adjudicator.turn import pipeline
 from tests.conftest import convert
 from tests.core.test_writer_same_outputs import workbook_face
+from tests.helpers import checked_example_with_problems
 
 ERRORS = {gettext_in(lang, "Errors") for lang in ("en", "es", "ru")}
 
@@ -28,11 +27,7 @@ ERRORS = {gettext_in(lang, "Errors") for lang in ("en", "es", "ru")}
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
     """The star_sectors example checked, and its submissions (each with problems)."""
     root = tmp_path_factory.mktemp("compose") / "campaign"
-    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
-    outcome = pipeline.check(root)
-    with_problems = [s for s in outcome.submissions if s.problems and s.book is not None]
-    assert with_problems
-    return root, with_problems
+    return root, checked_example_with_problems(root)
 
 
 def _lang(submission) -> str:  # noqa: ANN001
