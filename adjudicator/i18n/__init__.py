@@ -92,7 +92,19 @@ def scoped_catalog_files(lang: str, locale: Traversable) -> list[Traversable]:
 def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalogs of ``lang``, merged (English is the source language); inside
     :func:`ruleset_catalog`, the ruleset's own catalog first and no other ruleset's."""
-    return _translations(lang, _RULESET_LOCALE.get())
+    locale = _RULESET_LOCALE.get()
+    last = _LAST_BY_LANGUAGE.get(lang)
+    if last is not None and last[0] is locale:  # the very folder object as the last time: no path compared
+        return last[1]
+    merged = _translations(lang, locale)
+    _LAST_BY_LANGUAGE[lang] = (locale, merged)
+    return merged
+
+
+#: The catalogs ``translations`` gave last for each language, and the ruleset folder object they were for: every
+#: message rendered looks its catalogs up, and ``_translations``' cache compares the folders' paths (issue 16).
+#: One entry a language (a supported one: others raise first), so it never grows.
+_LAST_BY_LANGUAGE: dict[str, tuple[Traversable | None, gettext.NullTranslations]] = {}
 
 
 @cache

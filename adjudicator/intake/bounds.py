@@ -146,6 +146,9 @@ class _XlsxSheet(_Bounded):
         self.is_error = False
         self.value: list[str] = []
         self.errors: dict[tuple[int, int], str] = {}
+        self.max_cells = limits.max_cells
+        self.max_text_total = limits.max_text_total
+        self.max_text_chars = limits.max_text_chars
 
     @property
     def cell(self) -> str | None:  # type: ignore[override]
@@ -171,11 +174,12 @@ class _XlsxSheet(_Bounded):
                 ref, kind = _attr(attrs, "r"), _attr(attrs, "t")
             else:
                 ref, kind = attrs.get("r"), attrs.get("t")
-            match = _CELL.match(ref) if ref else None
-            if match:
-                letters, digits = match.groups()
-                col = _COLUMN_NUMBERS.get(letters) or column_number(letters)
-                self.col, self.row = col, int(digits)
+            place = _REFERENCES.get(ref) if ref else None
+            if place is None and ref:
+                place = _reference(ref)
+            if place:
+                col, self.row = place
+                self.col = col
             else:
                 self.col = col = self.col + 1
             row = self.row if self.row > 1 else 1
@@ -186,8 +190,11 @@ class _XlsxSheet(_Bounded):
             self.is_error = kind == "e"
             if self.is_error:
                 self.value = []
-            if self.cells > self.limits.max_cells:
-                self._overflow("cells", self.limits.max_cells, self.cell)
+            if self.cells > self.max_cells:
+                self._overflow("cells", self.max_cells, self.cell)
+        elif local in _TEXT_ELEMENTS:
+            self.in_text = True
+            self.text = 0
         elif local == "row":
             r = _attr(attrs, "r")
             self.row = int(r) if r and r.isdigit() else self.row + 1
@@ -203,23 +210,43 @@ class _XlsxSheet(_Bounded):
                     self._overflow("rows", self.limits.max_rows, ref.upper())
                 if cols > self.limits.max_columns:
                     self._overflow("columns", self.limits.max_columns, ref.upper())
-        elif local in ("v", "t", "f"):
-            self.in_text = True
-            self.text = 0
 
     def endElement(self, name: str) -> None:  # noqa: N802 - SAX API
         local = _local(name) if ":" in name else name
-        if local in ("v", "t", "f"):
+        if local in _TEXT_ELEMENTS:
             self.in_text = False
         elif local == "c" and self.is_error:
             self.errors[(max(self.row, 1), self.col)] = "".join(self.value).strip() or "#ERROR"
             self.is_error = False
 
     def characters(self, content: str) -> None:
-        if self.in_text:
-            self._count_text(content)
+        if self.in_text:  # _count_text, written out: the one call of every text run
+            size = len(content)
+            self.text += size
+            self.total[0] += size
+            if self.total[0] > self.max_text_total or self.text > self.max_text_chars:
+                self._count_text("")  # the limit passed, told as _count_text tells it
             if self.is_error and len(self.value) < 8:
                 self.value.append(content[:32])
+
+
+#: The elements whose characters are a cell's text: its value, its inline string's runs, its formula.
+_TEXT_ELEMENTS = frozenset(("v", "t", "f"))
+
+#: (column, row) of the cell references met (``A1`` → (1, 1)): the same few thousand recur in every workbook.
+_REFERENCES: dict[str, tuple[int, int]] = {}
+
+
+def _reference(ref: str) -> tuple[int, int] | None:
+    """(column, row) of a reference such as ``B7`` or ``$B$7``, or None; kept for the next time (bounded)."""
+    match = _CELL.match(ref)
+    if not match:
+        return None
+    letters, digits = match.groups()
+    place = (_COLUMN_NUMBERS.get(letters) or column_number(letters), int(digits))
+    if len(_REFERENCES) < 50_000:  # a hostile file's references are not kept without end
+        _REFERENCES[ref] = place
+    return place
 
 
 class _SharedStrings(_Bounded):

@@ -216,7 +216,14 @@ def read_table(
     for row_number in range(header_row + 1, len(grid.rows) + 1):
         cells = grid.rows[row_number - 1]
         width = len(cells)
-        record = {key: clean(cells[col - 1]) if col <= width else None for key, col in columns}
+        record = {}
+        for key, col in columns:  # clean() of each cell, a text cell without the call (every cell comes here)
+            value = cells[col - 1] if col <= width else None
+            if value.__class__ is str:
+                value = value.strip() or None
+            elif value is not None:
+                value = clean(value)
+            record[key] = value
         if all(record[key] is None for key in entered):
             continue  # blank, apart from the template's own formulas
         for key in entered:
