@@ -392,24 +392,50 @@ _C_TAG_WITH_REF = re.compile(rb'<c\b[^>]*?\sr="([A-Z]+\d+)"[^>]*?/?>')
 
 
 def restyle_cells(sheet: bytes, styles: dict[str, Callable[[int], int]]) -> bytes:
-    """``sheet`` with each cell of ``styles`` given the format ``styles[ref](its format)``: the written cells in
-    one pass over the sheet, those not written yet made one by one (:func:`restyle_cell`)."""
+    """``sheet`` with each cell of ``styles`` given the format ``styles[ref](its format)``: the written cells
+    found by their reference (:func:`_cell_tag`, each search going on from the cell found before, in row and
+    column order) and restyled in the sheet's order, those not written yet made one by one
+    (:func:`restyle_cell`)."""
+    data_start = max(sheet.find(b"<sheetData"), 0)
+    found: list[tuple[int, int, str]] = []  # (start, end, reference) of each cell's tag
+    at = data_start
+    for ref in sorted(styles, key=_row_major):
+        tag = _cell_tag(sheet, ref, at)
+        if tag is None and at > data_start:  # a sheet not in row order
+            tag = _cell_tag(sheet, ref, data_start)
+        if tag is not None:
+            found.append((*tag, ref))
+            at = tag[1]
+    found.sort()
     pieces, last, done = [], 0, set()
-    data_start = sheet.find(b"<sheetData")
-    wanted = {ref.encode(): ref for ref in styles}
-    for tag in _C_TAG_WITH_REF.finditer(sheet, max(data_start, 0)):  # the cells _C_TAG finds that _R_ATTR names
-        ref = wanted.get(tag.group(1))
-        if ref is None or ref in done:
-            continue
+    for start, end, ref in found:
         done.add(ref)
-        pieces += [sheet[last:tag.start()], _restyled(tag.group(0), styles[ref])]
-        last = tag.end()
+        pieces += [sheet[last:start], _restyled(sheet[start:end], styles[ref])]
+        last = end
     pieces.append(sheet[last:])
     sheet = b"".join(pieces)
     for ref, style in styles.items():
         if ref not in done:
             sheet = restyle_cell(sheet, ref, style)
     return sheet
+
+
+def _row_major(ref: str) -> tuple[int, int]:
+    found = _CELL_REF.match(ref)
+    return (int(found.group(2)), _column_number(found.group(1))) if found else (0, 0)
+
+
+def _cell_tag(sheet: bytes, ref: str, start: int) -> tuple[int, int] | None:
+    """(start, end) of the first cell tag from ``start`` whose reference (its first ``r``, as
+    :data:`_C_TAG_WITH_REF` reads it) is ``ref``; ``None`` when there is none."""
+    needle = b'r="' + ref.encode() + b'"'
+    pos = sheet.find(needle, start)
+    while pos >= 0:
+        tag = _C_TAG_WITH_REF.match(sheet, sheet.rfind(b"<", 0, pos))
+        if tag is not None and tag.start(1) == pos + 3:
+            return tag.span()
+        pos = sheet.find(needle, pos + 1)
+    return None
 
 
 def _restyled(tag: bytes, style: Callable[[int], int]) -> bytes:

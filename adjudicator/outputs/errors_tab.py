@@ -50,11 +50,12 @@ def direct_tab(wb: Any) -> Theirs | None:
             not _only_a_placeholder(ws):
         return None
     laid = lay_out(table_cells(tab))
-    if laid.freeze != "A2" or laid.merges or not laid.a4 or any(
-            kind == "n" and isinstance(value, float) and not math.isfinite(value)
-            for _, _, value, kind, _ in laid.cells):
+    if laid.freeze != "A2" or laid.merges or not laid.a4:
         return None
-    cells, formats = _cells(laid)
+    made = _cells(laid)
+    if made is None:
+        return None
+    cells, formats = made
     props = wb.properties
     theirs = Theirs({SHEET_PART: b"", "xl/workbook.xml": _defined_names(ws.title, laid),
                      "xl/styles.xml": styles_xml(formats),
@@ -68,16 +69,18 @@ def direct_tab(wb: Any) -> Theirs | None:
 Cell = tuple[int, int, str, int, str]
 
 
-def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], ...]]:
+def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], ...]] | None:
     """The cells XlsxWriter writes, in row order, and the distinct cell formats in the order it numbers them
-    (first use): format 0 is the workbook's default."""
-    from xlsxwriter.utility import _utf16_len, _utf16_truncate, xl_rowcol_to_cell_fast
+    (first use): format 0 is the workbook's default. ``None`` for a tab holding a number that is not finite
+    (XlsxWriter writes none)."""
+    from xlsxwriter.utility import _utf16_len, _utf16_truncate, xl_col_to_name
 
     numbers: dict[tuple[tuple[str, Any], ...], int] = {}
     by_style: dict[Style, int] = {}
     rendered: dict[str, str] = {}
     cells: list[Cell] = []
-    for row, col, value, kind, style in laid.cells:
+    letters: dict[int, str] = {}
+    for (row, col), (value, kind, style) in laid.cells:
         xf = 0
         if style is not None:
             xf = by_style.get(style, -1)
@@ -98,8 +101,13 @@ def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], .
         elif kind == "b":
             rest = f' t="b"><v>{1 if value else 0}</v></c>'
         else:
+            if isinstance(value, float) and not math.isfinite(value):
+                return None
             rest = f"><v>{float(value) if isinstance(value, Decimal) else value:.16G}</v></c>"
-        cells.append((row, col, xl_rowcol_to_cell_fast(row - 1, col - 1), xf, rest))
+        letter = letters.get(col)
+        if letter is None:
+            letter = letters[col] = xl_col_to_name(col - 1)
+        cells.append((row, col, letter + str(row), xf, rest))
     return cells, tuple(numbers)
 
 

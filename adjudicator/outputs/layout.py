@@ -366,7 +366,7 @@ def inset(indent: float | None) -> float:
     return (indent or 0) * INDENT_WIDTH
 
 
-def _is_number(value: Any, kind: str) -> bool:
+def is_number(value: Any, kind: str) -> bool:
     return isinstance(value, int | float | Decimal) and not isinstance(value, bool) and kind == "n"
 
 
@@ -375,7 +375,7 @@ def number_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last:
     numbers: dict[int, bool] = {}
     for row, col, value, kind in cells:
         if first <= row <= last and value is not None:
-            numbers[col] = numbers.get(col, True) and _is_number(value, kind)
+            numbers[col] = numbers.get(col, True) and is_number(value, kind)
     return [col for col, only_numbers in numbers.items() if only_numbers]
 
 
@@ -387,7 +387,7 @@ def text_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last: i
     numbers: set[int] = set()
     for row, col, value, kind in cells:
         if first <= row <= last:
-            if _is_number(value, kind):
+            if is_number(value, kind):
                 numbers.add(col)
             elif isinstance(value, str) and value.strip():
                 texts.add(col)
@@ -402,7 +402,7 @@ def number_cells(cells: Iterable[tuple[int, int, Any, str]], header: int, first:
     written = list(cells)
     columns = set(number_columns(written, first, last))
     return [(row, col) for row, col, value, kind in written
-            if (first <= row <= last and _is_number(value, kind)) or (row == header and col in columns
+            if (first <= row <= last and is_number(value, kind)) or (row == header and col in columns
                                                                       and value is not None)]
 
 

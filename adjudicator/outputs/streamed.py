@@ -22,7 +22,7 @@ from typing import Any
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-from adjudicator.i18n import render
+from adjudicator.i18n import Msg, render
 from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
@@ -35,11 +35,10 @@ from adjudicator.outputs.layout import (
     column_need,
     column_width,
     inset,
+    is_number,
     long_column,
-    number_cells,
     row_points,
     stack_columns,
-    text_columns,
     text_width,
     wrapped_lines,
 )
@@ -187,9 +186,13 @@ class Cells:
         self.merges: list[tuple[int, int, int, int]] = []  # (first row, first column, last row, last column)
         self.freeze: str | None = None
         self.autofilter: str | None = None
+        self.row_major = False  # whether ``cells`` was filled in row and column order (no sort needed)
 
     def put(self, row: int, col: int, value: Any, lang: str, style: Style | None = None) -> None:
-        shown = cell_value(value, lang)
+        self.place(row, col, cell_value(value, lang), style)
+
+    def place(self, row: int, col: int, shown: tuple[Any, str] | None, style: Style | None = None) -> None:
+        """:meth:`put` of a value already made what a cell stores (:func:`cell_value`)."""
         if shown is None or shown[0] == "":  # writing.py's put: an empty text leaves the cell empty
             if shown is not None and (row, col) in self.cells:
                 self.cells[(row, col)][0] = None
@@ -234,36 +237,94 @@ class Cells:
                 self.merges.append((row, first, row, last))
 
     def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str,
-                   spans: Sequence[tuple[int, int]] = ()) -> int:
-        """writing.py's write_rows: the rows, then the numbers aligned (layout.py's align_number_columns)."""
+                   spans: Sequence[tuple[int, int]] = (), reserved: Sequence[int] = ()) -> int:
+        """writing.py's write_rows: the rows, then the numbers aligned (layout.py's align_number_columns).
+
+        Each distinct text, and each message without parameters, is made a cell's value once (a tab's rows
+        repeat a few hundred texts). A ``reserved`` column (ascending; rows without spans) has a cell in every
+        row, empty where its value is, made in its place among the row's cells (to be styled after)."""
         row, columns = start, 0
+        memo: dict[Any, tuple[Any, str] | None] = {}
+        place, cells = self.place, self.cells
         for values in rows:
             for index, value in enumerate(values):
                 first, last = spans[index] if index < len(spans) else (index + 1, index + 1)
-                self.put(row, first, value, lang)
+                if reserved and first in reserved and (row, first) not in cells:
+                    cells[(row, first)] = [None, "n", None]
+                place(row, first, _memo_value(value, lang, memo))
                 if last > first:
                     self.merges.append((row, first, row, last))
-                columns = max(columns, last)
+                if last > columns:
+                    columns = last
+            for col in reserved:
+                if (row, col) not in cells:
+                    cells[(row, col)] = [None, "n", None]
             row += 1
-        written = [(r, c, entry[0], entry[1]) for r in range(start - 1, row) for c in range(1, columns + 1)
-                   if (entry := self.cells.get((r, c))) is not None]
-        # a number in a text's span, or in a column of texts, stands left, as the texts do (writing.py's)
-        anchors = {first for first, last in spans if last > first} | text_columns(written, start, row - 1)
-        for at in number_cells(written, start - 1, start, row - 1):
-            entry = self.cells[at]
-            entry[2] = (entry[2] or PLAIN).spanned() if at[1] in anchors else (entry[2] or PLAIN).number()
+        self._align_numbers(start, row - 1, columns, spans)
         return row
+
+    def _align_numbers(self, first: int, last: int, columns: int, spans: Sequence[tuple[int, int]]) -> None:
+        """layout.py's number_cells and text_columns over rows ``first`` to ``last`` (header: the row above),
+        in one pass: every number right-aligned and indented, and each header of a column of numbers alone;
+        a number in a text's span, or in a column of texts, stands left, as the texts do (writing.py's)."""
+        cells = self.cells
+        only_numbers: dict[int, bool] = {}
+        texts: set[int] = set()
+        numbers: set[int] = set()
+        at_numbers: list[list[Any]] = []
+        at_columns: list[int] = []
+        for r in range(first, last + 1):
+            for c in range(1, columns + 1):
+                entry = cells.get((r, c))
+                if entry is None or entry[0] is None:
+                    continue
+                value = entry[0]
+                if is_number(value, entry[1]):
+                    numbers.add(c)
+                    at_numbers.append(entry)
+                    at_columns.append(c)
+                    only_numbers.setdefault(c, True)
+                else:
+                    only_numbers[c] = False
+                    if isinstance(value, str) and value.strip():
+                        texts.add(c)
+        for c, alone in only_numbers.items():
+            entry = cells.get((first - 1, c))
+            if alone and entry is not None and entry[0] is not None:
+                at_numbers.append(entry)
+                at_columns.append(c)
+        anchors = {first for first, last in spans if last > first} | (texts & numbers)
+        for entry, c in zip(at_numbers, at_columns, strict=True):
+            entry[2] = (entry[2] or PLAIN).spanned() if c in anchors else (entry[2] or PLAIN).number()
+
+
+def _memo_value(value: Any, lang: str, memo: dict[Any, tuple[Any, str] | None]) -> tuple[Any, str] | None:
+    """:func:`cell_value`, kept in ``memo`` for a text or a message without parameters (the same in one
+    language)."""
+    kind = type(value)
+    if kind is str:
+        key: Any = value
+    elif kind is Msg and not value.params and value.plural is None and value.n is None:
+        key = (value.text,)
+    else:
+        return cell_value(value, lang)
+    found = memo.get(key, memo)
+    if found is memo:
+        found = memo[key] = cell_value(value, lang)
+    return found  # type: ignore[return-value]
 
 
 def table_cells(tab: Tab) -> Cells:
     """writing.py's fill_table_sheet, as data."""
     cells = Cells()
     cells.header_row(1, tab.headers, tab.lang, tab.widths)
-    last = cells.write_rows(2, tab.rows, tab.lang)
-    for col, width in enumerate(tab.widths, start=1):
-        if width >= 40:
-            for r in range(2, last):
-                cells.style(r, col, WRAP_TOP)
+    wide = [col for col, width in enumerate(tab.widths, start=1) if width >= 40]
+    last = cells.write_rows(2, tab.rows, tab.lang, reserved=wide)
+    made = cells.cells
+    for col in wide:
+        for r in range(2, last):
+            made[(r, col)][2] = WRAP_TOP
+    cells.row_major = True
     cells.freeze = "A2"
     if tab.headers:
         from openpyxl.utils import get_column_letter
@@ -333,7 +394,7 @@ def _shown(value: Any) -> str | None:
 class Laid:
     """A tab ready to write: its cells (row order), widths, heights and print setup."""
 
-    cells: list[tuple[int, int, Any, str, Style | None]]
+    cells: list[tuple[tuple[int, int], list[Any]]]  # ((row, column), [value, kind, style]), row order
     widths: dict[int, float]
     heights: dict[int, float]
     print_area: tuple[int, int] | None
@@ -357,74 +418,53 @@ _lines = lru_cache(maxsize=65536)(wrapped_lines)
 
 
 def lay_out(cells: Cells) -> Laid:
-    """layout.py's lay_out_sheet over the cells (merged only along one row: a report's spanning columns)."""
-    ordered = sorted(cells.cells.items())
+    """layout.py's lay_out_sheet over the cells (merged only along one row: a report's spanning columns).
+
+    Each text is measured once per column and style, and its lines counted once per width and style: a tab's
+    cells repeat a few hundred texts."""
+    ordered = list(cells.cells.items()) if cells.row_major else sorted(cells.cells.items())
     merged = {(row, col) for row, first, _, last in cells.merges for col in range(first, last + 1)}
-    last_row = last_col = 0
+    last_row = last_col = widest = 0
     valued: list[tuple[int, int, list[Any], str]] = []  # the cells holding a value, in row order
     for (row, col), entry in ordered:
-        text = _shown(entry[0])
-        if text is None:
+        value = entry[0]
+        if value is None:
             continue
+        text = value if type(value) is str else _shown(value)
         valued.append((row, col, entry, text))
+        if col > widest:
+            widest = col
         if text:
-            last_row = max(last_row, row)
-            last_col = max(last_col, col)
+            if row > last_row:
+                last_row = row
+            if col > last_col:
+                last_col = col
     widths = cells.widths
     heights: dict[int, float] = {}
     if not last_row:
-        return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], dict(widths), heights, None, True,
+        return Laid(ordered, dict(widths), heights, None, True,
                     False, False, cells.freeze, cells.autofilter)
-    shown = [item for item in valued if item[0] <= last_row and item[1] <= last_col]
-    content: dict[int, float] = {}
-    words: dict[int, float] = {}
-    for row, col, entry, text in shown:
-        style = entry[2] or PLAIN
-        if not text or style.title or (row, col) in merged:
-            continue
-        widest_line, longest_word, _ = _measure(text, style.bold, style.size)
-        padding = CELL_PADDING + 0.5 + inset(style.indent)
-        if widest_line + padding > content.get(col, 0.0):
-            content[col] = widest_line + padding
-        if longest_word + padding > words.get(col, 0.0):
-            words[col] = longest_word + padding
+    shown = valued if widest <= last_col and valued[-1][0] <= last_row else \
+        [item for item in valued if item[0] <= last_row and item[1] <= last_col]
+    content, words = _column_needs(shown, merged)
     for col in range(1, last_col + 1):
         widths[col] = column_width(widths.get(col), content.get(col, 0.0), words.get(col, 0.0),
                                    cells.caps.get(col, WIDEST_COLUMN))
-    derived: dict[tuple[str, int], Style] = {}  # one wrapped or top-aligned style per style, not per cell
-
-    def changed(style: Style, how: str) -> Style:
-        key = (how, id(style))
-        made = derived.get(key)
-        if made is None:
-            made = derived[key] = style.wrapped() if how == "wrap" else style.top()
-        return made
-
-    points_of: dict[int, float] = {}
-    by_row: dict[int, list[list[Any]]] = {}
     spanned = {(row, first): sum(widths.get(c) or DEFAULT_WIDTH for c in range(first, last + 1))
                for row, first, _, last in cells.merges}
-    for row, col, entry, text in shown:
-        by_row.setdefault(row, []).append(entry)
-        if not text:
-            continue
-        style = entry[2] or PLAIN
-        width = (spanned.get((row, col)) or widths.get(col) or DEFAULT_WIDTH) - inset(style.indent)
-        wrap = style.wrap
-        if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
-                                             > width - CELL_PADDING):
-            entry[2] = style = changed(style, "wrap")
-            wrap = True
-        lines = _lines(text, width, style.bold, style.size) if wrap else 1
-        points = row_points(lines, style.size)
-        if points > points_of.get(row, 0.0):
-            points_of[row] = points
+    by_row, points_of = _wraps(shown, widths, spanned)
+    derived: dict[int, Style] = {}  # one top-aligned style per style, not per cell
     for row, points in points_of.items():
         if points > ONE_LINE:
             heights[row] = round(points, 1)
             for entry in by_row[row]:
-                if not (entry[2] and entry[2].vertical):
-                    entry[2] = changed(entry[2] or PLAIN, "top")
+                style = entry[2]
+                if not (style and style.vertical):
+                    style = style or PLAIN
+                    made = derived.get(id(style))
+                    if made is None:
+                        made = derived[id(style)] = style.top()
+                    entry[2] = made
     printed = max([last_col] + [last for row, first, _, last in cells.merges if _shown(
         (cells.cells.get((row, first)) or [None])[0])])
     for _row, col, entry, text in shown:
@@ -439,9 +479,77 @@ def lay_out(cells: Cells) -> Laid:
         printed = max(printed, col)
     total = sum(widths.get(c) or DEFAULT_WIDTH for c in range(1, printed + 1))
     title_rows = bool(cells.freeze and cells.freeze.endswith("2") and last_row > 1)
-    return Laid([(r, c, v, k, s) for (r, c), (v, k, s) in ordered], widths, heights,
+    return Laid(ordered, widths, heights,
                 (last_row, printed), total > PORTRAIT_WIDTH, True, title_rows, cells.freeze, cells.autofilter,
                 tuple(cells.merges))
+
+
+def _column_needs(shown: list[tuple[int, int, list[Any], str]],
+                  merged: set[tuple[int, int]]) -> tuple[dict[int, float], dict[int, float]]:
+    """What each column's texts need (layout.py's lay_out_sheet): its widest line and its longest word, with
+    the cell's padding and indent; titles and merged cells aside. Each (column, text, style) measured once."""
+    content: dict[int, float] = {}
+    words: dict[int, float] = {}
+    seen: set[tuple[int, str, int]] = set()
+    for row, col, entry, text in shown:
+        if not text:
+            continue
+        style = entry[2] or PLAIN
+        if style.title or (merged and (row, col) in merged):
+            continue
+        key = (col, text, id(style))
+        if key in seen:
+            continue
+        seen.add(key)
+        widest_line, longest_word, _ = _measure(text, style.bold, style.size)
+        padding = CELL_PADDING + 0.5 + inset(style.indent)
+        if widest_line + padding > content.get(col, 0.0):
+            content[col] = widest_line + padding
+        if longest_word + padding > words.get(col, 0.0):
+            words[col] = longest_word + padding
+    return content, words
+
+
+def _wraps(shown: list[tuple[int, int, list[Any], str]], widths: dict[int, float],
+           spanned: dict[tuple[int, int], float]) -> tuple[dict[int, list[list[Any]]], dict[int, float]]:
+    """Each row's cells and the height its tallest cell needs (layout.py's lay_out_sheet); a text wider than its
+    column (or span) given a wrapped style. Each (text, style, width) counted once."""
+    derived: dict[int, Style] = {}  # one wrapped style per style, not per cell
+    fits: dict[tuple[str, int, float], tuple[Style | None, float]] = {}
+    points_of: dict[int, float] = {}
+    by_row: dict[int, list[list[Any]]] = {}
+    for row, col, entry, text in shown:
+        cells_of_row = by_row.get(row)
+        if cells_of_row is None:
+            cells_of_row = by_row[row] = []
+        cells_of_row.append(entry)
+        if not text:
+            continue
+        style = entry[2] or PLAIN
+        width = (spanned.get((row, col)) if spanned else None) or widths.get(col) or DEFAULT_WIDTH
+        key = (text, id(style), width)
+        fit = fits.get(key)
+        if fit is None:
+            fit = fits[key] = _fit(text, style, width - inset(style.indent), derived)
+        if fit[0] is not None:
+            entry[2] = fit[0]
+        if fit[1] > points_of.get(row, 0.0):
+            points_of[row] = fit[1]
+    return by_row, points_of
+
+
+def _fit(text: str, style: Style, width: float, derived: dict[int, Style]) -> tuple[Style | None, float]:
+    """(the wrapped style ``text`` needs in a column ``width`` wide, or None: its style as it is; the points of
+    its lines)."""
+    wrap, wrapped = style.wrap, None
+    if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
+                                         > width - CELL_PADDING):
+        wrapped = derived.get(id(style))
+        if wrapped is None:
+            wrapped = derived[id(style)] = style.wrapped()
+        style, wrap = wrapped, True
+    lines = _lines(text, width, style.bold, style.size) if wrap else 1
+    return wrapped, row_points(lines, style.size)
 
 
 # ------------------------------------------------------------------------------------------- writing
@@ -476,7 +584,7 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
         heights[row - 1] = float(laid.heights[row])
     sheet.heights = heights
     write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
-    for row, col, value, kind, style in laid.cells:
+    for (row, col), (value, kind, style) in laid.cells:
         r, c, f = row - 1, col - 1, fmt(style)
         if value is None:
             if f is not None:
@@ -490,7 +598,7 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
     for first_row, first_col, last_row, last_col in laid.merges:  # XlsxWriter writes the first cell itself
         sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
     anchors = {(m[0], m[1]) for m in laid.merges}
-    for row, col, value, kind, style in laid.cells:
+    for (row, col), (value, kind, style) in laid.cells:
         if (row, col) in anchors:
             r, c, f = row - 1, col - 1, fmt(style)
             if value is None:
