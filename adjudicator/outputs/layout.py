@@ -370,28 +370,39 @@ def is_number(value: Any, kind: str) -> bool:
     return isinstance(value, int | float | Decimal) and not isinstance(value, bool) and kind == "n"
 
 
-def number_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last: int) -> list[int]:
-    """The columns whose cells (row, column, value, data type) in rows ``first`` to ``last`` hold only numbers."""
-    numbers: dict[int, bool] = {}
+def numbers_placed(cells: Iterable[tuple[int, int, Any, str]], header: int, first: int,
+                   last: int) -> tuple[list[tuple[int, int]], set[int]]:
+    """In one pass over cells (row, column, value, data type): the (row, column) of the cells that
+    :func:`number_alignment` aligns (:func:`number_cells`), and the columns whose numbers stand left
+    (:func:`text_columns`)."""
+    only_numbers: dict[int, bool] = {}
+    texts: set[int] = set()
+    numbers: set[int] = set()
+    at_numbers: list[tuple[int, int]] = []
+    at_headers: dict[int, tuple[int, int]] = {}
     for row, col, value, kind in cells:
-        if first <= row <= last and value is not None:
-            numbers[col] = numbers.get(col, True) and is_number(value, kind)
-    return [col for col, only_numbers in numbers.items() if only_numbers]
+        if value is None:
+            continue
+        if first <= row <= last:
+            if is_number(value, kind):
+                numbers.add(col)
+                at_numbers.append((row, col))
+                only_numbers.setdefault(col, True)
+            else:
+                only_numbers[col] = False
+                if isinstance(value, str) and value.strip():
+                    texts.add(col)
+        elif row == header:
+            at_headers[col] = (row, col)
+    at_numbers += [at for col, at in at_headers.items() if only_numbers.get(col)]
+    return at_numbers, texts & numbers
 
 
 def text_columns(cells: Iterable[tuple[int, int, Any, str]], first: int, last: int) -> set[int]:
     """The columns whose cells (row, column, value, data type) in rows ``first`` to ``last`` hold a text as well
     as numbers: their numbers stand left, as the texts and the header do (right-aligned, a lone 0 among
     "1 (CG 1)"s stood a column's width away from the others)."""
-    texts: set[int] = set()
-    numbers: set[int] = set()
-    for row, col, value, kind in cells:
-        if first <= row <= last:
-            if is_number(value, kind):
-                numbers.add(col)
-            elif isinstance(value, str) and value.strip():
-                texts.add(col)
-    return texts & numbers
+    return numbers_placed(cells, first - 1, first, last)[1]
 
 
 def number_cells(cells: Iterable[tuple[int, int, Any, str]], header: int, first: int,
@@ -399,11 +410,7 @@ def number_cells(cells: Iterable[tuple[int, int, Any, str]], header: int, first:
     """(row, column) of the cells that :func:`number_alignment` aligns: every number of rows ``first`` to
     ``last`` (right-aligned by a spreadsheet anyway), and the header of row ``header`` of each column that
     holds only numbers there."""
-    written = list(cells)
-    columns = set(number_columns(written, first, last))
-    return [(row, col) for row, col, value, kind in written
-            if (first <= row <= last and is_number(value, kind)) or (row == header and col in columns
-                                                                      and value is not None)]
+    return numbers_placed(cells, header, first, last)[0]
 
 
 def number_alignment(alignment: Alignment | None) -> Alignment:

@@ -35,8 +35,8 @@ from adjudicator.outputs.layout import (
     column_need,
     column_width,
     inset,
-    is_number,
     long_column,
+    numbers_placed,
     row_points,
     stack_columns,
     text_width,
@@ -264,38 +264,17 @@ class Cells:
         return row
 
     def _align_numbers(self, first: int, last: int, columns: int, spans: Sequence[tuple[int, int]]) -> None:
-        """layout.py's number_cells and text_columns over rows ``first`` to ``last`` (header: the row above),
-        in one pass: every number right-aligned and indented, and each header of a column of numbers alone;
-        a number in a text's span, or in a column of texts, stands left, as the texts do (writing.py's)."""
+        """Rows ``first`` to ``last`` (header: the row above) aligned as layout.py's numbers_placed says: every
+        number right-aligned and indented, and each header of a column of numbers alone; a number in a text's
+        span, or in a column of texts, stands left, as the texts do (writing.py's)."""
         cells = self.cells
-        only_numbers: dict[int, bool] = {}
-        texts: set[int] = set()
-        numbers: set[int] = set()
-        at_numbers: list[list[Any]] = []
-        at_columns: list[int] = []
-        for r in range(first, last + 1):
-            for c in range(1, columns + 1):
-                entry = cells.get((r, c))
-                if entry is None or entry[0] is None:
-                    continue
-                value = entry[0]
-                if is_number(value, entry[1]):
-                    numbers.add(c)
-                    at_numbers.append(entry)
-                    at_columns.append(c)
-                    only_numbers.setdefault(c, True)
-                else:
-                    only_numbers[c] = False
-                    if isinstance(value, str) and value.strip():
-                        texts.add(c)
-        for c, alone in only_numbers.items():
-            entry = cells.get((first - 1, c))
-            if alone and entry is not None and entry[0] is not None:
-                at_numbers.append(entry)
-                at_columns.append(c)
-        anchors = {first for first, last in spans if last > first} | (texts & numbers)
-        for entry, c in zip(at_numbers, at_columns, strict=True):
-            entry[2] = (entry[2] or PLAIN).spanned() if c in anchors else (entry[2] or PLAIN).number()
+        written = ((r, c, entry[0], entry[1]) for r in range(first - 1, last + 1) for c in range(1, columns + 1)
+                   if (entry := cells.get((r, c))) is not None)
+        placed, mixed = numbers_placed(written, first - 1, first, last)
+        anchors = {first for first, last in spans if last > first} | mixed
+        for at in placed:
+            entry = cells[at]
+            entry[2] = (entry[2] or PLAIN).spanned() if at[1] in anchors else (entry[2] or PLAIN).number()
 
 
 def _memo_value(value: Any, lang: str, memo: dict[Any, tuple[Any, str] | None]) -> tuple[Any, str] | None:
