@@ -48,6 +48,9 @@ STREAM_FLAG = "_adjudicator_stream_tabs"
 TAB = "_adjudicator_streamed_tab"
 #: openpyxl gives a column it is asked about (and not yet told a width) this width.
 OPENPYXL_NEW_COLUMN = 13.0
+#: openpyxl's default page margins (left, right, top, bottom) as fast_save.py writes an openpyxl sheet's ("1.0"):
+#: a tab that replaces an openpyxl-built one byte for byte (the master's Ledger and Dice) takes them.
+OPENPYXL_MARGINS = (0.75, 0.75, 1.0, 1.0)
 
 
 def stream_new_tabs(wb: Any, on: bool = True) -> Any:
@@ -76,6 +79,7 @@ class Style:
     vertical: str | None = None
     wrap: bool = False
     indent: int = 0
+    number_format: str | None = None  # e.g. "@": the cell is text, whatever is typed in it
 
     @property
     def title(self) -> bool:
@@ -101,33 +105,49 @@ class Style:
             props["text_wrap"] = True
         if self.indent:
             props["indent"] = self.indent
+        if self.number_format:
+            props["num_format"] = self.number_format
         return props
 
     def wrapped(self) -> Style:  # layout.py's _with_wrap
         return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, self.vertical or "top", True,
-                     self.indent)
+                     self.indent, self.number_format)
 
     def top(self) -> Style:  # layout.py's _aligned_top
-        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap, self.indent)
+        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, "top", self.wrap, self.indent,
+                     self.number_format)
 
     @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
     def spanned(self) -> Style:  # layout.py's spanned_alignment
-        return Style(self.bold, self.size, self.colour, self.fill, "left", self.vertical, self.wrap, 0)
+        return Style(self.bold, self.size, self.colour, self.fill, "left", self.vertical, self.wrap, 0,
+                     self.number_format)
 
     @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
     def number(self) -> Style:  # layout.py's number_alignment
-        return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap, NUMBER_INDENT)
+        return Style(self.bold, self.size, self.colour, self.fill, "right", self.vertical, self.wrap, NUMBER_INDENT,
+                     self.number_format)
+
+    @lru_cache(maxsize=256)  # noqa: B019 - a few styles, each kept for the process's life
+    def as_text(self) -> Style:  # writing.py's identifiers_as_text
+        return Style(self.bold, self.size, self.colour, self.fill, self.horizontal, self.vertical, self.wrap,
+                     self.indent, "@")
 
 
 PLAIN = Style()
 HEADER = Style(bold=True, colour="FFFFFF", fill="305496", vertical="top", wrap=True)
 TITLE = Style(bold=True, size=13)
 WRAP_TOP = Style(vertical="top", wrap=True)
+TEXT = Style(number_format="@")
 
 
 @dataclass
 class Tab:
-    """One tab as data: ``kind`` "table" (headers, rows, widths) or "report" (titled tables)."""
+    """One tab as data: ``kind`` "table" (headers, rows, widths) or "report" (titled tables).
+
+    A table's ``text_columns`` (from 1) are formatted as text ("@"), their written rows and the column itself
+    (writing.py's identifiers_as_text); ``filtered`` gives it an autofilter over its rows and ``wrap_long``
+    wraps every cell of a column 40 or more wide (writing.py's fill_table_sheet); without them a text wraps
+    only where the layout needs it (the master's tables: store/master.py's _replace_table)."""
 
     kind: str
     lang: str
@@ -135,6 +155,16 @@ class Tab:
     rows: list[Sequence[Any]] = field(default_factory=list)
     widths: Sequence[int] = ()
     tables: Sequence[Any] = ()
+    text_columns: Sequence[int] = ()
+    filtered: bool = True
+    wrap_long: bool = True
+    margins: tuple[float, float, float, float] = (0.75, 0.75, 1, 1)  # left, right, top, bottom, as written
+
+    @property
+    def fill_table_sheet(self) -> bool:
+        """Whether the tab is what writing.py's fill_table_sheet makes (else: header, rows, text columns, frozen
+        header row)."""
+        return self.filtered and self.wrap_long and not self.text_columns
 
 
 def describe(ws: Any, tab: Tab) -> Any:
@@ -151,11 +181,36 @@ def materialize(wb: Any) -> None:
         if tab is None:
             continue
         delattr(ws, TAB)
-        if tab.kind == "table":
+        if tab.kind == "table" and tab.fill_table_sheet:
             fill_table_sheet(ws, tab.headers, tab.rows, tab.lang, tab.widths)
+        elif tab.kind == "table":
+            fill_plain_table(ws, tab)
         else:
             fill_report_sheet(ws, tab.tables, tab.lang)
     setattr(wb, STREAM_FLAG, False)
+
+
+def fill_plain_table(ws: Any, tab: Tab) -> None:
+    """A table tab without filter or wraps of its own, the openpyxl way (store/master.py's _replace_table)."""
+    from openpyxl.utils import get_column_letter
+
+    from adjudicator.outputs.writing import header_row, write_rows
+
+    header_row(ws, 1, tab.headers, tab.lang, tab.widths)
+    last = write_rows(ws, 2, tab.rows, tab.lang)
+    if tab.wrap_long:
+        from openpyxl.styles import Alignment
+
+        for col in (col for col, width in enumerate(tab.widths, start=1) if width >= 40):
+            for row in range(2, last):
+                ws.cell(row=row, column=col).alignment = Alignment(wrap_text=True, vertical="top")
+    for col in tab.text_columns:  # identifiers_as_text's cells
+        ws.column_dimensions[get_column_letter(col)].number_format = "@"
+        for row in range(2, last):
+            ws.cell(row=row, column=col).number_format = "@"
+    ws.freeze_panes = "A2"
+    if tab.filtered:
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(tab.headers))}{max(last - 1, 1)}"
 
 
 # ------------------------------------------------------------------------------------------- the cells
@@ -297,15 +352,19 @@ def table_cells(tab: Tab) -> Cells:
     """writing.py's fill_table_sheet, as data."""
     cells = Cells()
     cells.header_row(1, tab.headers, tab.lang, tab.widths)
-    wide = [col for col, width in enumerate(tab.widths, start=1) if width >= 40]
-    last = cells.write_rows(2, tab.rows, tab.lang, reserved=wide)
+    wide = [col for col, width in enumerate(tab.widths, start=1) if width >= 40] if tab.wrap_long else []
+    last = cells.write_rows(2, tab.rows, tab.lang, reserved=sorted({*wide, *tab.text_columns}))
     made = cells.cells
     for col in wide:
         for r in range(2, last):
             made[(r, col)][2] = WRAP_TOP
+    for col in tab.text_columns:
+        for r in range(2, last):
+            entry = made[(r, col)]
+            entry[2] = (entry[2] or PLAIN).as_text()
     cells.row_major = True
     cells.freeze = "A2"
-    if tab.headers:
+    if tab.headers and tab.filtered:
         from openpyxl.utils import get_column_letter
 
         cells.autofilter = f"A1:{get_column_letter(len(tab.headers))}{max(last - 1, 1)}"
@@ -551,10 +610,11 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
         return formats[style]
 
     exact: dict[int, float] = {}
+    as_text = set(tab.text_columns) if tab.kind == "table" else set()
     for col in sorted(laid.widths):
         width = laid.widths[col]
         if width:
-            sheet.set_column(col - 1, col - 1, width, None)
+            sheet.set_column(col - 1, col - 1, width, fmt(TEXT) if col in as_text else None)
             exact[col - 1] = float(width)
     sheet.exact = exact
     heights: dict[int, float] = {}
@@ -597,7 +657,7 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
     if laid.a4:
         sheet.set_paper(9)
     sheet.fit_to_pages(1, 0)
-    sheet.set_margins(0.75, 0.75, 1, 1)  # openpyxl's default margins, as fast_save.py writes them
+    sheet.set_margins(*tab.margins)  # openpyxl's default margins
     sheet.set_header("", {"margin": 0.5})
     sheet.set_footer("", {"margin": 0.5})
     if laid.print_area:

@@ -239,8 +239,15 @@ def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> l
     return rows
 
 
+#: The tables a workbook marked for streamed tabs (outputs/streamed.py) has described, not built as cells.
+STREAMED_TABLES = ("ledger", "dice")
+
+
 def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[Any]], lang: str) -> None:
-    """Rewrite ``schema``'s sheet in place (same position), or add it."""
+    """Rewrite ``schema``'s sheet in place (same position), or add it. The Ledger and Dice of a workbook whose
+    new tabs stream are described as data (the same face: header, text columns, frozen row, no filter)."""
+    from adjudicator.outputs import streamed
+
     wanted = schema.spellings()
     index = None
     for i, ws in enumerate(wb.worksheets):
@@ -249,6 +256,13 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
             wb.remove(ws)
             break
     ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
+    if schema.key in STREAMED_TABLES and streamed.streaming(wb):
+        texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
+        streamed.describe(ws, streamed.Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns],
+                                           rows=list(rows), widths=[c.width for c in schema.columns],
+                                           text_columns=texts, filtered=False, wrap_long=False,
+                                           margins=streamed.OPENPYXL_MARGINS))
+        return
     header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
     write_rows(ws, 2, rows, lang)
     identifiers_as_text(ws, schema.columns, 2, len(rows) + 1)
@@ -305,6 +319,16 @@ def _sheet_of(wb: Workbook, schema: TableSchema) -> Any:
     return next((w for w in wb.worksheets if fold(w.title) in wanted), None)
 
 
+def _table_rows(ws: Any, schema: TableSchema) -> list[list[Any]]:
+    """The rows of ``schema``'s sheet ``ws`` that hold something: its cells, or its rows as described (a
+    streamed tab of this turn)."""
+    from adjudicator.outputs import streamed
+
+    tab = streamed.tab_of(ws)
+    found = tab.rows if tab is not None else ws.iter_rows(min_row=2, max_col=len(schema.columns), values_only=True)
+    return [list(r) for r in found if any(v is not None for v in r)]
+
+
 def _ledger_source(wb: Workbook) -> Any:
     """The hidden source sheet; made (from the Ledger's own cells, as they read) for a campaign without one."""
     if LEDGER_SOURCE in wb.sheetnames:
@@ -313,9 +337,8 @@ def _ledger_source(wb: Workbook) -> Any:
     ws.sheet_state = "hidden"
     old = _sheet_of(wb, LEDGER)
     if old is not None:  # a campaign made before the source sheet: its earlier lines as they were written
-        for row in old.iter_rows(min_row=2, max_col=len(LEDGER.columns), values_only=True):
-            if any(v is not None for v in row):
-                ws.append([dumps(list(row))])
+        for row in _table_rows(old, LEDGER):
+            ws.append([dumps(row)])
     return ws
 
 
@@ -330,8 +353,7 @@ def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Seq
         source.append([dumps([*row[:-1], shown_reference(row[-1])])])
     ledger_rows = [loads(str(r[0])) for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
     old_dice = _sheet_of(wb, DICE)
-    dice_rows = [list(r) for r in old_dice.iter_rows(min_row=2, max_col=len(DICE.columns), values_only=True)
-                 if any(v is not None for v in r)] if old_dice is not None else []
+    dice_rows = _table_rows(old_dice, DICE) if old_dice is not None else []
     dice_rows += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
     _replace_table(wb, LEDGER, ledger_rows, lang)
     _replace_table(wb, DICE, dice_rows, lang)
