@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from adjudicator.engine.ruleset import Campaign, FactionOrders, OrderOutcome, Ruleset, SheetRows, TurnInput
 
 Record = TypeVar("Record")
+Numbered = tuple[int, Mapping[str, Any]]  # a sheet row: its number and its values
 State = TypeVar("State")
 
 
@@ -151,9 +152,12 @@ def _items(order_types: Sequence[OrderType[Any, Any]], faction: str, orders: Fac
     from adjudicator.engine.validity import with_rejected
 
     sheet_at = {key: i for i, key in enumerate(orders.sheets)}
+    rows_of: dict[str, list[Numbered]] = {}  # each sheet's rows read once, not once a type
+    by_kind: dict[tuple[str, str], dict[Any, list[Numbered]] | None] = {}
     items = []
     for order_type in order_types:
-        sheet: SheetRows | None = orders.sheets.get(order_type.sheet.key)
+        key = order_type.sheet.key
+        sheet: SheetRows | None = orders.sheets.get(key)
         if sheet is None:
             continue
         step = order_type.step_of(parameters)
@@ -167,15 +171,34 @@ def _items(order_types: Sequence[OrderType[Any, Any]], faction: str, orders: Fac
             for number, values in with_rejected(sheet):
                 if mine(values):
                     groups.setdefault(order_type.group_of(values, number), []).append(
-                        Row(faction, order_type.sheet.key, number, values, number in sheet.rejected))
+                        Row(faction, key, number, values, number in sheet.rejected))
             for rows in groups.values():
-                items.append(((rank, sheet_at[order_type.sheet.key], rows[0].number), (order_type, rows)))
+                items.append(((rank, sheet_at[key], rows[0].number), (order_type, rows)))
         else:
-            for number, values in records(sheet.frame):
-                if mine(values):
-                    row = Row(faction, order_type.sheet.key, number, values)
-                    items.append(((rank, sheet_at[order_type.sheet.key], number), (order_type, [row])))
+            if key not in rows_of:
+                rows_of[key] = records(sheet.frame)
+            rows = rows_of[key]
+            if order_type.kind:  # the rows of its kind: a dict lookup finds the cells equal to it, in sheet order
+                column = (key, order_type.kind_column)
+                if column not in by_kind:
+                    by_kind[column] = _by_kind(rows, order_type.kind_column)
+                kinds = by_kind[column]
+                rows = kinds.get(order_type.kind, []) if kinds is not None else [r for r in rows if mine(r[1])]
+            for number, values in rows:
+                row = Row(faction, key, number, values)
+                items.append(((rank, sheet_at[key], number), (order_type, [row])))
     return sorted(items, key=lambda item: item[0])
+
+
+def _by_kind(rows: list[Numbered], column: str) -> dict[Any, list[Numbered]] | None:
+    """A sheet's rows by their cell in ``column``, each list in sheet order; None if a cell cannot be a key."""
+    kinds: dict[Any, list[Numbered]] = {}
+    try:
+        for number, values in rows:
+            kinds.setdefault(values.get(column), []).append((number, values))
+    except TypeError:  # an unhashable cell: the rows are filtered one by one
+        return None
+    return kinds
 
 
 def _foresee(state: Any, items: list[tuple[tuple[int, int, int], Any]]) -> None:

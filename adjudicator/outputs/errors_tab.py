@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -65,12 +66,20 @@ def direct_tab(wb: Any) -> Theirs | None:
     return theirs
 
 
-#: A written cell: its row, its reference, its cell format (0: none) and what follows ``s="…"``.
-Cell = tuple[int, int, str, int, str]
+@dataclass(frozen=True)
+class Written:
+    """The tab's ``<sheetData>`` and ``<dimension>``, written in one pass over the laid-out cells, with each cell
+    format's index left as a field (``{N}``, N the format's number; braces of the texts doubled) for
+    :func:`sheet_xml` to fill in once the offset past the player's formats is known."""
+
+    sheet_data: str  # a str.format template
+    dimension: str
+    formats: int  # formats 0..formats-1 are used as fields
 
 
-def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], ...]] | None:
-    """The cells XlsxWriter writes, in row order, and the distinct cell formats in the order it numbers them
+def _cells(laid: Laid) -> tuple[Written, tuple[tuple[tuple[str, Any], ...], ...]] | None:
+    """The cells XlsxWriter writes, in row order, as a :class:`Written` (each row with its span, the columns of
+    its block of 16 rows, and its exact height), and the distinct cell formats in the order it numbers them
     (first use): format 0 is the workbook's default. ``None`` for a tab holding a number that is not finite
     (XlsxWriter writes none)."""
     from xlsxwriter.utility import _utf16_len, _utf16_truncate, xl_col_to_name
@@ -78,8 +87,20 @@ def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], .
     numbers: dict[tuple[tuple[str, Any], ...], int] = {}
     by_style: dict[Style, int] = {}
     rendered: dict[str, str] = {}
-    cells: list[Cell] = []
-    letters: dict[int, str] = {}
+    opened: dict[int, str] = {}  # a cell's opening up to its format's field, by column: '<c r="B' ... '" s="{'
+    pieces = ["<sheetData>"]
+    block_rows: list[tuple[int, int, str]] = []  # (piece index, row, height attributes) of the rows of a block
+    block, low, high = -1, 0, 0
+    first = last = None  # (row, lowest column, highest column) of the first block, and of all
+    lowest = highest = 0
+    current = 0
+    heights = laid.heights
+
+    def close_block() -> None:
+        for at, number, shown in block_rows:
+            pieces[at] = f'<row r="{number}" spans="{low}:{high}"{shown}>'
+        block_rows.clear()
+
     for (row, col), (value, kind, style) in laid.cells:
         xf = 0
         if style is not None:
@@ -97,18 +118,57 @@ def _cells(laid: Laid) -> tuple[list[Cell], tuple[tuple[tuple[str, Any], ...], .
                 text = value
                 if len(text) > 16383 and _utf16_len(text) > 32767:
                     text = _utf16_truncate(text, 32767)
-                rest = rendered[value] = ' t="inlineStr"><is>' + shared_string(text) + "</is></c>"
+                rest = rendered[value] = (' t="inlineStr"><is>' + shared_string(text) + "</is></c>").replace(
+                    "{", "{{").replace("}", "}}")
         elif kind == "b":
             rest = f' t="b"><v>{1 if value else 0}</v></c>'
         else:
             if isinstance(value, float) and not math.isfinite(value):
                 return None
             rest = f"><v>{float(value) if isinstance(value, Decimal) else value:.16G}</v></c>"
-        letter = letters.get(col)
-        if letter is None:
-            letter = letters[col] = xl_col_to_name(col - 1)
-        cells.append((row, col, letter + str(row), xf, rest))
-    return cells, tuple(numbers)
+        if row != current:
+            if current:
+                pieces.append("</row>")
+            if (row - 1) // 16 != block:
+                if block >= 0:
+                    close_block()
+                block, low, high = (row - 1) // 16, col, col
+            height = heights.get(row)
+            block_rows.append((len(pieces), row, "" if height is None else
+                               f' ht="{float(height):.16g}" customHeight="1"'))
+            pieces.append("")
+            if first is None:
+                first, lowest, highest = row, col, col
+            current = row
+        if col < low:
+            low = col
+        elif col > high:
+            high = col
+        if col < lowest:
+            lowest = col
+        elif col > highest:
+            highest = col
+        last = row
+        start = opened.get(col)
+        if start is None:
+            start = opened[col] = '<c r="' + xl_col_to_name(col - 1)
+        pieces.append(f'{start}{row}" s="{{{xf}}}"{rest}')
+    if current:
+        close_block()
+        pieces.append("</row>")
+    pieces.append("</sheetData>")
+    return Written("".join(pieces), _dimension(first, last, lowest, highest), len(numbers) + 1), tuple(numbers)
+
+
+def _dimension(first: int | None, last: int | None, lowest: int, highest: int) -> str:
+    """``<dimension>`` of the cells written (their first and last rows, lowest and highest columns)."""
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    if first is None or last is None:
+        return '<dimension ref="A1"/>'
+    start = xl_rowcol_to_cell(first - 1, lowest - 1)
+    end = xl_rowcol_to_cell(last - 1, highest - 1)
+    return f'<dimension ref="{start if start == end else start + ":" + end}"/>'
 
 
 def shared_string(text: str) -> str:
@@ -124,19 +184,10 @@ def shared_string(text: str) -> str:
     return f"<t{space}>{text}</t>"
 
 
-def sheet_xml(laid: Laid, cells: list[Cell], offset: int) -> bytes:
+def sheet_xml(laid: Laid, written: Written, offset: int) -> bytes:
     """The tab's worksheet as XlsxWriter wrote it, each cell format moved by ``offset`` and strings inline (the
     only sheet of XlsxWriter's workbook, so its active and selected one)."""
-    from xlsxwriter.utility import xl_rowcol_to_cell
-
-    pieces = [_HEAD]
-    if cells:
-        rows, cols = [c[0] for c in cells], [c[1] for c in cells]
-        first = xl_rowcol_to_cell(min(rows) - 1, min(cols) - 1)
-        last = xl_rowcol_to_cell(max(rows) - 1, max(cols) - 1)
-        pieces.append(f'<dimension ref="{first if first == last else first + ":" + last}"/>')
-    else:
-        pieces.append('<dimension ref="A1"/>')
+    pieces = [_HEAD, written.dimension]
     pieces.append('<sheetViews><sheetView tabSelected="1" workbookViewId="0">' + _FROZEN_FIRST_ROW
                   + '</sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>')
     widths = [(col, laid.widths[col]) for col in sorted(laid.widths) if laid.widths[col]]
@@ -145,37 +196,11 @@ def sheet_xml(laid: Laid, cells: list[Cell], offset: int) -> bytes:
         pieces += [f'<col min="{col}" max="{col}" width="{float(width):.16g}" customWidth="1"/>'
                    for col, width in widths]
         pieces.append("</cols>")
-    pieces.append(_sheet_data(laid, cells, offset))
+    pieces.append(written.sheet_data.format(*range(offset, offset + written.formats)))
     if laid.autofilter:
         pieces.append(f'<autoFilter ref="{laid.autofilter}"/>')
     pieces.append(_PRINT_SETUP.format("landscape" if laid.landscape else "portrait"))
     return "".join(pieces).encode()
-
-
-def _sheet_data(laid: Laid, cells: list[Cell], offset: int) -> str:
-    """``<sheetData>``: each row with its span (the columns of its block of 16 rows) and exact height."""
-    spans: dict[int, tuple[int, int]] = {}
-    for row, col, _, _, _ in cells:
-        block = (row - 1) // 16
-        low, high = spans.get(block, (col, col))
-        spans[block] = (min(low, col), max(high, col))
-    pieces = ["<sheetData>"]
-    current = 0
-    heights = laid.heights
-    for row, _, ref, xf, rest in cells:
-        if row != current:
-            if current:
-                pieces.append("</row>")
-            low, high = spans[(row - 1) // 16]
-            height = heights.get(row)
-            shown = "" if height is None else f' ht="{float(height):.16g}" customHeight="1"'
-            pieces.append(f'<row r="{row}" spans="{low}:{high}"{shown}>')
-            current = row
-        pieces.append(f'<c r="{ref}" s="{offset + xf}"{rest}')
-    if current:
-        pieces.append("</row>")
-    pieces.append("</sheetData>")
-    return "".join(pieces)
 
 
 def _defined_names(title: str, laid: Laid) -> bytes:

@@ -106,7 +106,7 @@ class InnerSphere(Ruleset):
         """The state's orders against the start of the turn, on a world of its own (``check``): the sales that
         come due, its economy, then its rows in payment order, so that a player learns before the deadline
         which rows would be refused, E-FUNDS included."""
-        snapshot = start_world(campaign.tables).copy()  # built once per check, copied for each faction
+        snapshot = start_world(campaign.tables)  # built once per check and shared: the orders only read it
         world = snapshot.copy()
         apply_sales_due(world, campaign.turn)
         return faction_state(world, self.context(campaign, ledger, snapshot), faction, area(campaign))

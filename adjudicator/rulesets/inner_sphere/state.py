@@ -204,11 +204,33 @@ class World:
 
 
 _PLAIN = (str, int, float, bool, Decimal, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def _copied(value: Any) -> Any:
     """A deep copy of the plain data a world is made of (dicts, lists, sets, tuples, dataclasses of such);
-    anything else goes through ``copy.deepcopy``."""
+    anything else goes through ``copy.deepcopy``. Dispatched on the exact type first (a world holds a few
+    thousand values, most of them plain or a dataclass of plain fields)."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is tuple or kind is set:
+        return kind([_copied(v) for v in value])
+    if _is_record(kind):
+        twin = object.__new__(kind)
+        twin.__dict__.update({name: item if type(item) in _PLAIN_TYPES else _copied(item)
+                              for name, item in value.__dict__.items()})
+        return twin
+    return _copied_other(value)
+
+
+def _copied_other(value: Any) -> Any:
+    """:func:`_copied` of a value that is not of a plain type exactly (a subclass, a set, a tuple, a dataclass
+    with slots or its own copy rules)."""
     if isinstance(value, _PLAIN):
         return value
     if isinstance(value, dict):
@@ -225,6 +247,16 @@ def _copied(value: Any) -> Any:
                 setattr(twin, name, _copied(item))
         return twin
     return copy.deepcopy(value)
+
+
+@cache
+def _is_record(cls: type) -> bool:
+    """A dataclass of this module's kind: its fields in its ``__dict__`` and nothing else there, copied by
+    ``copy.copy`` as a new instance with the same ``__dict__`` (no slots, no copy or pickle hooks of its own)."""
+    return (dataclasses.is_dataclass(cls) and "__slots__" not in cls.__dict__
+            and all(getattr(cls, hook, None) is getattr(object, hook, None)
+                    for hook in ("__copy__", "__deepcopy__", "__getstate__", "__setstate__", "__reduce_ex__",
+                                 "__reduce__")))
 
 
 @cache
