@@ -25,6 +25,12 @@ from tests.row_lines import RowLines, marked_copy, row_lines
 
 pytestmark = pytest.mark.libreoffice
 
+#: Rows of the examples' printed workbooks set aside because their lines move with the print's scale
+#: (tests/row_lines.py's ``unsure``; benchmarks/headers10_printed_rows.py counts them): 34 of 5,150 on
+#: 2026-12-03, none a header. Not yet made sure (issue 10); the ceiling keeps their number from growing
+#: unseen, and is lowered as they are.
+SET_ASIDE_CEILING = 34
+
 
 def printed_rows(names: list[str], work: Path, soffice: str) -> dict[str, list[RowLines]]:
     """By workbook label: every printed row of every workbook of the examples ``names``, marked and converted
@@ -59,3 +65,7 @@ def test_every_rulesets_rows_print_as_tall_as_their_lines(tmp_path: Path, soffic
     assert {"en", "es", "ru"} <= {label.rsplit("-", 1)[-1] for label in printed}
     found = faults(printed)
     assert not found, "\n".join(found[:30])
+    unsure = [f"{label}: {row}" for label, rows in printed.items() for row in rows if row.unsure]
+    assert len(unsure) <= SET_ASIDE_CEILING, (
+        f"{len(unsure)} rows whose lines move with the print's scale (were {SET_ASIDE_CEILING}):\n"
+        + "\n".join(unsure))
