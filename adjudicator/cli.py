@@ -29,7 +29,7 @@ from adjudicator.engine.registry import UnknownRulesetError, broken, find_rulese
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
 from adjudicator.i18n import click as click_i18n
 from adjudicator.i18n.click import language_from_environment
-from adjudicator.lazy_commands import add_all, add_lazy_command
+from adjudicator.lazy_commands import WholeSummariesGroup, add_all, add_lazy_command
 from adjudicator.outputs.bounded_problems import DEFAULT_LIMIT, bounded
 from adjudicator.outputs.problem_blocks import whole_column
 from adjudicator.outputs.safe_text import for_terminal, terminal_text
@@ -162,7 +162,7 @@ def lang_first(args: list[str]) -> list[str]:
     return args
 
 
-class LanguageFirstGroup(click.Group):
+class LanguageFirstGroup(WholeSummariesGroup):
     """Reads ``--lang`` before click parses anything, so that even ``--help`` and usage errors of the
     top-level command come in that language."""
 
