@@ -120,3 +120,17 @@ def test_help_lists_every_command_with_its_whole_first_sentence(lang: str, colum
     for name in main.list_commands(context):
         first_sentence = main.get_command(context, name).get_short_help_str(limit=10_000)
         assert f"{name} {first_sentence}" in joined, (name, shown.stdout)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_rulesets_game_titles_wrap_between_words_only(lang: str) -> None:
+    """At 80 columns the game column wraps "Órdenes Coordinadas" between its words, never inside one."""
+    from adjudicator.i18n import msg
+
+    shown = adjudicator("--lang", lang, "rulesets")
+    assert shown.returncode == 0, shown.stderr
+    cells = [line.split("│")[2].strip() for line in shown.stdout.splitlines() if line.count("│") == 5]
+    printed = {word for cell in cells for word in cell.split()}
+    for ruleset in installed().values():
+        for word in msg(ruleset.title).render(lang).split():
+            assert word in printed, (word, shown.stdout)
