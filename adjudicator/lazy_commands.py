@@ -17,6 +17,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: click's own heading of a group's command list, translated through click's catalog.
+COMMANDS_HEADING = "Commands"
+
 #: A limit on a command's summary that no first sentence reaches: the summary is never cut with "...".
 WHOLE_SENTENCE = 10_000
 
@@ -33,7 +36,8 @@ class WholeSummariesGroup(click.Group):
             if command is not None and not command.hidden:
                 rows.append((name, command.get_short_help_str(limit=WHOLE_SENTENCE)))
         if rows:
-            with formatter.section(click.core._("Commands")):  # type: ignore[attr-defined]
+            click_words = click.core._  # type: ignore[attr-defined]  # click's catalog, not ours
+            with formatter.section(click_words(COMMANDS_HEADING)):
                 formatter.write_dl(rows)
 
 
