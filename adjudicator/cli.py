@@ -29,7 +29,7 @@ from adjudicator.engine.registry import UnknownRulesetError, broken, find_rulese
 from adjudicator.i18n import LANGUAGES, Msg, UnsupportedLanguageError, msg, normalise_language
 from adjudicator.i18n import click as click_i18n
 from adjudicator.i18n.click import language_from_environment
-from adjudicator.lazy_commands import add_all, add_lazy_command
+from adjudicator.lazy_commands import WholeSummariesGroup, add_all, add_lazy_command
 from adjudicator.outputs.bounded_problems import DEFAULT_LIMIT, bounded
 from adjudicator.outputs.problem_blocks import whole_column
 from adjudicator.outputs.safe_text import for_terminal, terminal_text
@@ -162,7 +162,7 @@ def lang_first(args: list[str]) -> list[str]:
     return args
 
 
-class LanguageFirstGroup(click.Group):
+class LanguageFirstGroup(WholeSummariesGroup):
     """Reads ``--lang`` before click parses anything, so that even ``--help`` and usage errors of the
     top-level command come in that language."""
 
@@ -209,6 +209,11 @@ def main(lang: str | None) -> None:
     click_i18n.install(State.lang or language_from_environment() or "en", main)
 
 
+def longest_word(texts: Iterable[str]) -> int:
+    """The length of the longest word of ``texts``: a column this wide wraps them between words only."""
+    return max((len(word) for text in texts for word in text.split()), default=1)
+
+
 @main.command("rulesets")
 def rulesets_command() -> None:
     """List the installed rulesets."""
@@ -216,9 +221,12 @@ def rulesets_command() -> None:
     table = Table(header_style="bold")
     found = installed()
     whole_column(table, msg("Ruleset").render(lang), list(found))
-    table.add_column(msg("Game").render(lang), overflow="fold", ratio=1)
+    titles = [msg(ruleset.title).render(lang) for ruleset in found.values()]
+    table.add_column(msg("Game").render(lang), overflow="fold", ratio=1, min_width=longest_word(titles))
     whole_column(table, msg("Aliases").render(lang), [a for r in found.values() for a in r.aliases])
-    whole_column(table, msg("Players' language").render(lang), [r.default_language for r in found.values()])
+    languages = [r.default_language for r in found.values()]
+    header = msg("Players' language").render(lang)  # a header may wrap between its words; a code never
+    table.add_column(header, width=max(longest_word([header]), *map(len, languages)))
     for name, ruleset in found.items():  # one alias a line: an alias is never cut
         table.add_row(name, msg(ruleset.title).render(lang), "\n".join(ruleset.aliases), ruleset.default_language)
     console.print(table)

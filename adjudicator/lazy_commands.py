@@ -17,6 +17,30 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: click's own heading of a group's command list, translated through click's catalog.
+COMMANDS_HEADING = "Commands"
+
+#: A limit on a command's summary that no first sentence reaches: the summary is never cut with "...".
+WHOLE_SENTENCE = 10_000
+
+
+class WholeSummariesGroup(click.Group):
+    """A group whose ``--help`` lists each command with its whole first sentence, wrapped at word
+    boundaries to the terminal's width: click's own list cuts each summary to one row with "..."."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Like click's own, with ``limit`` lifted so that ``write_dl`` wraps instead of cutting."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=WHOLE_SENTENCE)))
+        if rows:
+            click_words = click.core._  # type: ignore[attr-defined]  # click's catalog, not ours
+            with formatter.section(click_words(COMMANDS_HEADING)):
+                formatter.write_dl(rows)
+
+
 def add_lazy_command(group: click.Group, name: str) -> click.Command | None:
     """Import the command ``name`` if it is one of :data:`COMMANDS` not yet in ``group``, and add it there."""
     if name in group.commands or name not in COMMANDS:

@@ -101,3 +101,36 @@ def test_names_that_look_like_emoji_codes_print_as_typed(tmp_path: Path) -> None
     assert ":warning:ALPHA.xlsx" in checked.checked
     _whole_problems(shown.stdout, checked)  # the checked copy's path as it is on disk, to copy and open
     assert "\N{WARNING SIGN}" not in shown.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("columns", ["80", None])
+def test_help_lists_every_command_with_its_whole_first_sentence(lang: str, columns: str | None) -> None:
+    """``adjudicator --help`` at 80 columns and through a pipe: no summary cut with "...", every line within
+    80 columns, and each command's first sentence there whole (words joined across the wrapped lines)."""
+    from adjudicator.cli import main
+
+    shown = adjudicator("--lang", lang, "--help", columns=columns)
+    assert shown.returncode == 0, shown.stderr
+    listing = shown.stdout.split("\n\n")[-1]
+    assert "..." not in listing and "…" not in listing, listing
+    assert all(len(line) <= 80 for line in shown.stdout.splitlines()), shown.stdout
+    joined = " ".join(shown.stdout.split())
+    context = main.make_context("adjudicator", ["--help"], resilient_parsing=True)
+    for name in main.list_commands(context):
+        first_sentence = main.get_command(context, name).get_short_help_str(limit=10_000)
+        assert f"{name} {first_sentence}" in joined, (name, shown.stdout)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_rulesets_game_titles_wrap_between_words_only(lang: str) -> None:
+    """At 80 columns the game column wraps "Órdenes Coordinadas" between its words, never inside one."""
+    from adjudicator.i18n import msg
+
+    shown = adjudicator("--lang", lang, "rulesets")
+    assert shown.returncode == 0, shown.stderr
+    cells = [line.split("│")[2].strip() for line in shown.stdout.splitlines() if line.count("│") == 5]
+    printed = {word for cell in cells for word in cell.split()}
+    for ruleset in installed().values():
+        for word in msg(ruleset.title).render(lang).split():
+            assert word in printed, (word, shown.stdout)
