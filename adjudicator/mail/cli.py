@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adjudicator.i18n import msg
+from adjudicator.lazy_commands import WholeSummariesGroup
 from adjudicator.mail.deadline import DeadlineError, parse_deadline
 from adjudicator.mail.settings import MailSettingsError
 from adjudicator.mail.transport import MailServerError
@@ -67,7 +68,7 @@ NOW_OPTION = click.option("--now", "now", metavar="'YYYY-MM-DD HH:MM ZONE'",
                           help="Act as if it were this time (to see what would happen at the deadline).")
 
 
-@click.group("mail")
+@click.group("mail", cls=WholeSummariesGroup)
 def mail_group() -> None:
     """Play by mail: take orders from the campaign's mailbox, remind, send results."""
 

@@ -106,20 +106,23 @@ def test_names_that_look_like_emoji_codes_print_as_typed(tmp_path: Path) -> None
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
 @pytest.mark.parametrize("columns", ["80", None])
 def test_help_lists_every_command_with_its_whole_first_sentence(lang: str, columns: str | None) -> None:
-    """``adjudicator --help`` at 80 columns and through a pipe: no summary cut with "...", every line within
-    80 columns, and each command's first sentence there whole (words joined across the wrapped lines)."""
+    """``adjudicator --help`` and ``adjudicator mail --help`` at 80 columns and through a pipe: no summary cut
+    with "...", every line within 80 columns, and each command's first sentence there whole (words joined across
+    the wrapped lines)."""
     from adjudicator.cli import main
+    from adjudicator.mail.cli import mail_group
 
-    shown = adjudicator("--lang", lang, "--help", columns=columns)
-    assert shown.returncode == 0, shown.stderr
-    listing = shown.stdout.split("\n\n")[-1]
-    assert "..." not in listing and "…" not in listing, listing
-    assert all(len(line) <= 80 for line in shown.stdout.splitlines()), shown.stdout
-    joined = " ".join(shown.stdout.split())
-    context = main.make_context("adjudicator", ["--help"], resilient_parsing=True)
-    for name in main.list_commands(context):
-        first_sentence = main.get_command(context, name).get_short_help_str(limit=10_000)
-        assert f"{name} {first_sentence}" in joined, (name, shown.stdout)
+    for words, group in ((["--help"], main), (["mail", "--help"], mail_group)):
+        shown = adjudicator("--lang", lang, *words, columns=columns)
+        assert shown.returncode == 0, shown.stderr
+        listing = shown.stdout.split("\n\n")[-1]
+        assert "..." not in listing and "…" not in listing, listing
+        assert all(len(line) <= 80 for line in shown.stdout.splitlines()), shown.stdout
+        joined = " ".join(shown.stdout.split())
+        context = group.make_context(group.name or "adjudicator", ["--help"], resilient_parsing=True)
+        for name in group.list_commands(context):
+            first_sentence = group.get_command(context, name).get_short_help_str(limit=10_000)
+            assert f"{name} {first_sentence}" in joined, (name, shown.stdout)
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
