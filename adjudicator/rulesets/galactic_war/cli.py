@@ -146,7 +146,9 @@ def show(result: Odds, invasion: bool, lang: str) -> None:
 
 @click.command("odds")
 @click.argument("ruleset_name", metavar="RULESET")
-@click.option("--attacker", required=True, help="Attacking units: 'крейсер=2,истребитель=3' (PDS: on planets).")
+@click.option("--attacker", required=True,
+              help="Attacking units, named in any language of the ruleset: 'cruiser=2,fighter=3' or "
+                   "'крейсер=2,истребитель=3' (PDS: on planets).")
 @click.option("--defender", required=True, help="Defending units, written the same way.")
 @click.option("--invasion", is_flag=True, help="Odds of an invasion: GF (and Fighters) land, Dreadnoughts bombard.")
 @click.option("--attacker-casualties", default="", help="Casualty order, e.g. 'Fighter > Cruiser'.")
