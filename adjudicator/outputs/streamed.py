@@ -194,7 +194,7 @@ def fill_plain_table(ws: Any, tab: Tab) -> None:
     """A table tab without filter or wraps of its own, the openpyxl way (store/master.py's _replace_table)."""
     from openpyxl.utils import get_column_letter
 
-    from adjudicator.outputs.writing import header_row, write_rows
+    from adjudicator.outputs.writing import columns_as_text, header_row, write_rows
 
     header_row(ws, 1, tab.headers, tab.lang, tab.widths)
     last = write_rows(ws, 2, tab.rows, tab.lang)
@@ -204,10 +204,7 @@ def fill_plain_table(ws: Any, tab: Tab) -> None:
         for col in (col for col, width in enumerate(tab.widths, start=1) if width >= 40):
             for row in range(2, last):
                 ws.cell(row=row, column=col).alignment = Alignment(wrap_text=True, vertical="top")
-    for col in tab.text_columns:  # identifiers_as_text's cells
-        ws.column_dimensions[get_column_letter(col)].number_format = "@"
-        for row in range(2, last):
-            ws.cell(row=row, column=col).number_format = "@"
+    columns_as_text(ws, tab.text_columns, 2, last - 1)
     ws.freeze_panes = "A2"
     if tab.filtered:
         ws.auto_filter.ref = f"A1:{get_column_letter(len(tab.headers))}{max(last - 1, 1)}"

@@ -138,11 +138,15 @@ def _shown_number(value: float | None) -> str | None:
 def identifiers_as_text(ws: Worksheet, columns: Sequence[Column], first: int, last: int) -> None:
     """Text columns (hexes such as 0201, squares, IDs) formatted as text ("@"), the written cells and the
     column itself, so that what the GM or a player types there is not turned into a number."""
-    for index, column in enumerate(columns, start=1):
-        if column.kind not in (Kind.TEXT, Kind.CHOICE):
-            continue
-        letter = get_column_letter(index)
-        ws.column_dimensions[letter].number_format = "@"
+    columns_as_text(ws, [i for i, column in enumerate(columns, start=1) if column.kind in (Kind.TEXT, Kind.CHOICE)],
+                    first, last)
+
+
+def columns_as_text(ws: Worksheet, indices: Iterable[int], first: int, last: int) -> None:
+    """The columns ``indices`` (from 1) formatted as text ("@"): the column itself and its rows ``first`` to
+    ``last``."""
+    for index in indices:
+        ws.column_dimensions[get_column_letter(index)].number_format = "@"
         for row in range(first, last + 1):
             ws.cell(row=row, column=index).number_format = "@"
 

@@ -30,7 +30,7 @@ from adjudicator.intake.deadlines import next_turn_settings
 from adjudicator.intake.reading import read_table, read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.validation import validate_table
-from adjudicator.outputs.writing import header_row, identifiers_as_text, sheet_title, write_rows
+from adjudicator.outputs.writing import sheet_title
 
 if TYPE_CHECKING:
     from adjudicator.i18n import Msg
@@ -256,17 +256,14 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
             wb.remove(ws)
             break
     ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
+    texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
+    tab = streamed.Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=list(rows),
+                       widths=[c.width for c in schema.columns], text_columns=texts, filtered=False,
+                       wrap_long=False, margins=streamed.OPENPYXL_MARGINS)
     if schema.key in STREAMED_TABLES and streamed.streaming(wb):
-        texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
-        streamed.describe(ws, streamed.Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns],
-                                           rows=list(rows), widths=[c.width for c in schema.columns],
-                                           text_columns=texts, filtered=False, wrap_long=False,
-                                           margins=streamed.OPENPYXL_MARGINS))
-        return
-    header_row(ws, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
-    write_rows(ws, 2, rows, lang)
-    identifiers_as_text(ws, schema.columns, 2, len(rows) + 1)
-    ws.freeze_panes = "A2"
+        streamed.describe(ws, tab)
+    else:
+        streamed.fill_plain_table(ws, tab)
 
 
 def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict[str, pd.DataFrame],
