@@ -182,11 +182,14 @@ class LanguageFirstGroup(WholeSummariesGroup):
         if found is None:  # perhaps a ruleset's command: load the rulesets only now
             _add_ruleset_commands()
             found = super().get_command(ctx, cmd_name)
+        if found is not None:  # perhaps imported only now: its help in the reader's language
+            click_i18n.translate_help(found)
         return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         add_all(self)
         _add_ruleset_commands()
+        click_i18n.translate_help(self)
         return super().list_commands(ctx)
 
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from adjudicator.engine.registry import installed
@@ -108,11 +109,21 @@ def test_names_that_look_like_emoji_codes_print_as_typed(tmp_path: Path) -> None
 def test_help_lists_every_command_with_its_whole_first_sentence(lang: str, columns: str | None) -> None:
     """``adjudicator --help`` and ``adjudicator mail --help`` at 80 columns and through a pipe: no summary cut
     with "...", every line within 80 columns, and each command's first sentence there whole (words joined across
-    the wrapped lines)."""
+    the wrapped lines): the sentence of the reader's language."""
     from adjudicator.cli import main
+    from adjudicator.i18n import click as click_i18n
     from adjudicator.mail.cli import mail_group
 
-    for words, group in ((["--help"], main), (["mail", "--help"], mail_group)):
+    before = click_i18n.installed_language()
+    click_i18n.install(lang, main)
+    try:
+        _whole_first_sentences(lang, columns, ((["--help"], main), (["mail", "--help"], mail_group)))
+    finally:
+        click_i18n.install(before, main)
+
+
+def _whole_first_sentences(lang: str, columns: str | None, groups: tuple[tuple[list[str], click.Group], ...]) -> None:
+    for words, group in groups:
         shown = adjudicator("--lang", lang, *words, columns=columns)
         assert shown.returncode == 0, shown.stderr
         listing = shown.stdout.split("\n\n")[-1]
