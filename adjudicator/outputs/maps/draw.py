@@ -341,6 +341,8 @@ class SharedGrid:
     def __init__(self, view: MapView, key: tuple[Any, ...]) -> None:
         import numpy as np
 
+        from adjudicator.outputs.maps.squares import resample_once
+
         self.key = key
         self.figure, self.ax, self.where, self.scale = _frame(view)
         places = sorted(view.places, key=lambda p: p.id)
@@ -355,6 +357,7 @@ class SharedGrid:
         self.colours: dict[str, tuple[float, float, float, float]] = {UNKNOWN: unknown}
         self.image = self.ax.imshow(self.base.copy(), extent=(x0 - 0.5, xs[-1] + 0.5, ys[0] - 0.5, y1 + 0.5),
                                     interpolation="nearest", zorder=2, aspect="equal")
+        resample_once(self.image)  # the same pixels, the squares found once per resolution, not per reader
         self.ax.vlines([x - 0.5 for x in range(x0, xs[-1] + 2)], ys[0] - 0.5, y1 + 0.5, colors="#999999",
                        linewidths=0.5, zorder=2)
         self.ax.hlines([y - 0.5 for y in range(ys[0], y1 + 2)], x0 - 0.5, xs[-1] + 0.5, colors="#999999",
