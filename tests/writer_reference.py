@@ -23,8 +23,10 @@ from adjudicator.outputs.layout import (
     inset,
     print_setup,
     row_points,
+    sure_texts,
     text_width,
     wrapped_lines,
+    wrapped_text,
 )
 from adjudicator.outputs.writing import REFIT_ROWS
 
@@ -70,6 +72,7 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
         ws.column_dimensions[letter].width = column_width(current, content.get(col, 0.0), words.get(col, 0.0),
                                                           getattr(ws, COLUMN_CAPS, {}).get(col, WIDEST_COLUMN))
+    _sure_texts(ws, last_row, last_col)
     # wraps and heights, for the final widths; the rows fit_row_heights guessed fitted again
     merged_width: dict[str, float] = {}
     for merged in ws.merged_cells.ranges:
@@ -102,6 +105,31 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
     spans_to = max([last_col] + [merged.max_col for merged in ws.merged_cells.ranges  # a text's merged span
                                  if _shown(ws.cell(merged.min_row, merged.min_col))])
     print_setup(ws, last_row, max(_last_printed_column(ws, last_row, last_col), spans_to), header_rows)
+
+
+def _sure_texts(ws: Worksheet, last_row: int, last_col: int) -> None:
+    """The columns widened where a wrapped text's lines would move with the print's scale (layout.sure_texts):
+    each cell's text in its column, a merged cell's in its span."""
+    spans = {(merged.min_row, merged.min_col): merged.max_col for merged in ws.merged_cells.ranges}
+    inside = {(row, col) for merged in ws.merged_cells.ranges for row in range(merged.min_row, merged.max_row + 1)
+              for col in range(merged.min_col, merged.max_col + 1)}
+    widths = {col: _width(ws, col) for col in range(1, max([last_col, *spans.values()]) + 1)}
+    texts = []
+    for row in ws.iter_rows(min_row=1, max_row=last_row, max_col=last_col):
+        for cell in row:
+            text = _shown(cell)
+            at = (cell.row, cell.column)
+            if not text or _is_title(cell) or (at in inside and at not in spans):
+                continue
+            bold, size = _font(cell)
+            found = wrapped_text(cell.column, spans.get(at, cell.column), text, bold, size,
+                                 inset(cell.alignment.indent if cell.alignment else 0),
+                                 bool(cell.alignment and cell.alignment.wrap_text), widths)
+            if found is not None:
+                texts.append(found)
+    for col, width in sure_texts(widths, texts).items():
+        if width != widths[col]:
+            ws.column_dimensions[get_column_letter(col)].width = width
 
 
 def _last_printed_column(ws: Worksheet, last_row: int, last_col: int) -> int:

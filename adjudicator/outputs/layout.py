@@ -244,14 +244,102 @@ def column_need(header: str, texts: Iterable[str], numbers: bool) -> float:
     return round(sure_width(header, need - indent, bold=True) + indent, 1)
 
 
-def sure_width(text: str, width: float, bold: bool = False, steps: int = 10) -> float:
+def sure_width(text: str, width: float, bold: bool = False, steps: int = 10, size: float = 11.0) -> float:
     """``width``, or up to ``steps`` tenths of a "0" more, the first at which the lines of ``text`` no longer
     depend on the print's scale (the same within :data:`LINE_SLACK` of its room either way)."""
     for step in range(steps + 1):
         wider = width + step / 10
-        if wrapped_lines(text, wider, bold) == wrapped_lines(text, wider, bold, slack=-LINE_SLACK):
+        if _lines(text, wider, bold, size) == _lines(text, wider, bold, size, -LINE_SLACK):
             return wider
     return width
+
+
+_lines = lru_cache(maxsize=65536)(wrapped_lines)
+
+
+class WrappedText(NamedTuple):
+    """A wrapped text as its cell shows it: the sheet columns it takes (its own, or a merged span's first and
+    last), its font, and the width its indent takes (:func:`inset`)."""
+
+    first: int
+    last: int
+    text: str
+    bold: bool = False
+    size: float = 11.0
+    indent: float = 0.0
+
+    def room(self, widths: dict[int, float]) -> float:
+        """The width its lines have in columns ``widths`` (a column not given: the default width)."""
+        return sum(widths.get(col) or DEFAULT_WIDTH for col in range(self.first, self.last + 1)) - self.indent
+
+
+def wrapped_text(first: int, last: int, text: str, bold: bool, size: float, indent: float, wraps: bool,
+                 widths: dict[int, float]) -> WrappedText | None:
+    """The text of a cell (not a title) spanning columns ``first`` to ``last`` as a :class:`WrappedText`, when
+    its cell wraps it: it ``wraps`` already, or it holds a line break, or it is wider than its room (less the
+    cell's padding), as both writers decide; None for a text that stays on one line."""
+    found = WrappedText(first, last, text, bold, size, indent)
+    if wraps or "\n" in text or text_width(text, bold, size) > found.room(widths) - CELL_PADDING:
+        return found
+    return None
+
+
+def scale_allowance(width: float) -> int:
+    """The tenths of a "0" a column ``width`` wide may be widened by for a wrapped text's lines to stop moving
+    with the print's scale: the band of :data:`LINE_SLACK` either side of its room (a wide column's lines shift
+    more between scales), and never less than a "0"."""
+    return max(10, math.ceil(2 * LINE_SLACK * width * 10))
+
+
+def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[int, float]:
+    """``widths`` with the lines of the wrapped ``texts`` fixed, whatever the print's scale, where a few tenths
+    of a "0" more do it: a text whose room (its column, or its merged span) leaves its lines moving with the
+    scale (within :data:`LINE_SLACK` of its room: its row is given the line it may need, and prints a blank
+    line where it is not drawn) has the last column of its room widened. Column by column, left to right, each
+    such column is given the narrowest width, up to :func:`scale_allowance` of its widest text's room more,
+    that leaves the fewest of the texts it holds (its own and the spans over it) unsure; a column whose texts
+    are all sure keeps its width. Widening one column may unsettle a span over it: the columns are gone over
+    again until none changes."""
+    widths = dict(widths)
+    texts = list(dict.fromkeys(texts))
+    allowance: dict[int, int] = {}  # by column widened: tenths of a "0" it may be given
+    for text in texts:
+        allowance[text.last] = max(allowance.get(text.last, 0), scale_allowance(text.room(widths)))
+    given = {col: widths.get(col) or DEFAULT_WIDTH for col in allowance}
+    held = {col: [text for text in texts if text.first <= col <= text.last] for col in allowance}
+    for _ in range(len(allowance) + 2):
+        changed = False
+        for col in sorted(allowance):
+            current = widths.get(col) or DEFAULT_WIDTH
+            best = (_unsure(held[col], widths), current)
+            if not best[0]:
+                continue
+            for step in range(allowance[col] + 1):
+                widths[col] = round(given[col] + step / 10, 1)
+                count = _unsure(held[col], widths, best[0] + 1)
+                if (count, widths[col]) < best:
+                    best = (count, widths[col])
+                if not count:
+                    break
+            widths[col] = best[1]
+            changed = changed or best[1] != current
+        if not changed:
+            break
+    return widths
+
+
+def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], enough: int | None = None) -> int:
+    """How many of ``texts`` have lines that move with the print's scale in columns ``widths`` (counted up to
+    ``enough``: no more is needed)."""
+    count = 0
+    for text in texts:
+        room = text.room(widths)
+        if _lines(text.text, room, text.bold, text.size) != _lines(text.text, room, text.bold, text.size,
+                                                                   -LINE_SLACK):
+            count += 1
+            if enough is not None and count >= enough:
+                break
+    return count
 
 
 class ColumnHeader(NamedTuple):
@@ -499,6 +587,7 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
         ws.column_dimensions[letter].width = column_width(current, content.get(col, 0.0), words.get(col, 0.0),
                                                           caps.get(col, WIDEST_COLUMN))
+    sure_sheet_texts(ws, shown, merged_skip, styles)
     # wraps and heights, for the final widths (a merged cell's: of the columns it spans, widened)
     merged_width = {(merged.min_row, merged.min_col): sum(_width(ws, c) for c in range(merged.min_col,
                                                                                       merged.max_col + 1))
@@ -529,6 +618,29 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
     spans_to = max([last_col] + [merged.max_col for merged in ws.merged_cells.ranges  # a text's merged span
                                  if _shown(ws._cells.get((merged.min_row, merged.min_col)))])  # noqa: SLF001
     print_setup(ws, last_row, max(_last_printed_column(ws, shown, last_col, styles), spans_to), header_rows)
+
+
+def sure_sheet_texts(ws: Worksheet, shown: list[tuple[int, int, Cell, str | None]],
+                     merged_skip: set[tuple[int, int]], styles: _Styles) -> None:
+    """The sheet's columns widened where a wrapped text's lines would move with the print's scale
+    (:func:`sure_texts`): each cell's text in its column, a merged cell's in its span."""
+    spans = {(merged.min_row, merged.min_col): merged.max_col for merged in ws.merged_cells.ranges}
+    last_col = max([col for _, col, _, _ in shown] + list(spans.values()))
+    widths = {col: _width(ws, col) for col in range(1, last_col + 1)}
+    texts: dict[WrappedText, None] = {}
+    for row, col, cell, text in shown:
+        if not text or ((row, col) in merged_skip and (row, col) not in spans):
+            continue
+        bold, size, title = styles.font(cell)
+        if title:
+            continue
+        wraps, _, indent = styles.alignment(cell)
+        found = wrapped_text(col, spans.get((row, col), col), text, bold, size, indent, wraps, widths)
+        if found is not None:
+            texts[found] = None
+    for col, width in sure_texts(widths, texts).items():
+        if width != widths[col]:
+            ws.column_dimensions[get_column_letter(col)].width = width
 
 
 def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:

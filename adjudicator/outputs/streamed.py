@@ -32,6 +32,7 @@ from adjudicator.outputs.layout import (
     WIDEST_COLUMN,
     ColumnHeader,
     StackedColumns,
+    WrappedText,
     column_need,
     column_width,
     inset,
@@ -39,8 +40,10 @@ from adjudicator.outputs.layout import (
     numbers_placed,
     row_points,
     stack_columns,
+    sure_texts,
     text_width,
     wrapped_lines,
+    wrapped_text,
 )
 
 #: The attribute of an openpyxl workbook that asks for streamed tabs, and of a placeholder sheet its tab.
@@ -485,6 +488,7 @@ def lay_out(cells: Cells) -> Laid:
     for col in range(1, last_col + 1):
         widths[col] = column_width(widths.get(col), content.get(col, 0.0), words.get(col, 0.0),
                                    cells.caps.get(col, WIDEST_COLUMN))
+    widths.update(sure_texts(widths, _wrapped_texts(shown, widths, cells.merges, merged)))
     spanned = {(row, first): sum(widths.get(c) or DEFAULT_WIDTH for c in range(first, last + 1))
                for row, first, _, last in cells.merges}
     by_row, points_of = _wraps(shown, widths, spanned)
@@ -543,6 +547,30 @@ def _column_needs(shown: list[tuple[int, int, list[Any], str]],
         if longest_word + padding > words.get(col, 0.0):
             words[col] = longest_word + padding
     return content, words
+
+
+def _wrapped_texts(shown: list[tuple[int, int, list[Any], str]], widths: dict[int, float],
+                   merges: Sequence[tuple[int, int, int, int]], merged: set[tuple[int, int]]) -> list[WrappedText]:
+    """The wrapped texts of a tab (layout.py's sure_sheet_texts): each cell's text in its column, a merged
+    cell's in its span; titles aside. Each (column, text, style) looked at once."""
+    spans = {(row, first): last for row, first, _, last in merges}
+    texts: dict[WrappedText, None] = {}
+    seen: set[tuple[int, int, str, int]] = set()
+    for row, col, entry, text in shown:
+        if not text:
+            continue
+        style = entry[2] or PLAIN
+        last = spans.get((row, col), col) if spans else col
+        if style.title or (merged and (row, col) in merged and (row, col) not in spans):
+            continue
+        key = (col, last, text, id(style))
+        if key in seen:
+            continue
+        seen.add(key)
+        found = wrapped_text(col, last, text, style.bold, style.size, inset(style.indent), style.wrap, widths)
+        if found is not None:
+            texts[found] = None
+    return list(texts)
 
 
 def _wraps(shown: list[tuple[int, int, list[Any], str]], widths: dict[int, float],

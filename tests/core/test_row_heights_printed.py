@@ -27,9 +27,11 @@ pytestmark = pytest.mark.libreoffice
 
 #: Rows of the examples' printed workbooks set aside because their lines move with the print's scale
 #: (tests/row_lines.py's ``unsure``; benchmarks/headers10_printed_rows.py counts them): 34 of 5,150 on
-#: 2026-12-03, none a header. Not yet made sure (issue 10); the ceiling keeps their number from growing
-#: unseen, and is lowered as they are.
-SET_ASIDE_CEILING = 34
+#: 2026-12-03, none a header; 7 since layout.sure_texts widens a column for its wrapped texts, the 7 long
+#: texts of 70- and 90-wide columns that no width within its allowance makes sure
+#: (benchmarks/results/sure10-2026-12-03.md). The ceiling keeps their number from growing unseen, and is
+#: lowered as they are.
+SET_ASIDE_CEILING = 7
 
 
 def printed_rows(names: list[str], work: Path, soffice: str) -> dict[str, list[RowLines]]:

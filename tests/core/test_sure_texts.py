@@ -1,0 +1,86 @@
+"""Wrapped texts whose lines no longer move with the print's scale (issue 10): a text within layout.LINE_SLACK of
+its room wraps in one line more in some prints than in others (LibreOffice and Excel print to fit the page's
+width, at a scale of their own), so its row shows a blank line or a cut one; its column (or its merged span's
+last column) is widened by the few tenths of a "0" that fix its lines (layout.sure_texts), by both writers
+alike. Real workbooks written and read back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+
+from adjudicator.engine.ruleset import ReportTable
+from adjudicator.outputs import streamed
+from adjudicator.outputs.fast_save import atomic_save_fast
+from adjudicator.outputs.layout import LINE_SLACK, WrappedText, scale_allowance, sure_texts, wrapped_lines
+from adjudicator.outputs.writing import write_report_sheet, write_table_sheet
+from tests.core.test_writer_same_outputs import workbook_face
+from tests.row_lines import unsure_rows
+
+#: An inner_sphere Ledger note: in its 50-wide column, two lines at one scale and one at another.
+NOTE = "Income: systems 310 C, factories 250 C (+0%), economy +0%."
+LONG = " ".join(["Battle at C3: the fleet of BETA held its ground and lost two frigates"] * 3)
+
+
+def _unsure(text: str, width: float) -> bool:
+    return wrapped_lines(text, width) != wrapped_lines(text, width, slack=-LINE_SLACK)
+
+
+def test_a_text_whose_lines_move_with_the_scale_widens_its_column_a_little() -> None:
+    assert _unsure(NOTE, 50.0)
+    widths = sure_texts({1: 16.0, 2: 8.0, 3: 50.0}, [WrappedText(3, 3, NOTE)])
+    assert (widths[1], widths[2]) == (16.0, 8.0)
+    assert 50.0 < widths[3] <= 50.0 + scale_allowance(50.0) / 10
+    assert not _unsure(NOTE, widths[3])
+
+
+def test_a_merged_spans_text_widens_the_spans_last_column() -> None:
+    widths = sure_texts({1: 25.0, 2: 25.0}, [WrappedText(1, 2, NOTE)])
+    assert widths[1] == 25.0 and widths[2] > 25.0
+    assert not _unsure(NOTE, widths[1] + widths[2])
+
+
+def test_a_wide_columns_allowance_is_wider_and_a_sure_text_keeps_its_width() -> None:
+    assert scale_allowance(90.0) > scale_allowance(50.0) >= 10
+    assert _unsure(LONG, 79.9)
+    widened = sure_texts({1: 79.9}, [WrappedText(1, 1, LONG)])[1]
+    assert 79.9 + 1.0 < widened <= 79.9 + scale_allowance(79.9) / 10  # more than a narrow column's "0"
+    assert not _unsure(LONG, widened)
+    assert sure_texts({1: widened}, [WrappedText(1, 1, LONG)]) == {1: widened}
+
+
+def test_a_widening_that_would_unsettle_another_text_of_the_column_is_not_made() -> None:
+    """The column's width is the one leaving the fewest of its texts unsure: widening it for one text must not
+    leave another's lines to the scale instead."""
+    texts = [WrappedText(1, 1, NOTE), WrappedText(1, 1, LONG)]
+    for width in (50.0, 52.6, 53.3):
+        before = sum(_unsure(text.text, width) for text in texts)
+        after = sure_texts({1: width}, texts)[1]
+        assert sum(_unsure(text.text, after) for text in texts) <= before
+        assert after >= width
+
+
+def _ledger_and_report(stream: bool) -> openpyxl.Workbook:
+    wb = streamed.stream_new_tabs(openpyxl.Workbook(), stream)
+    wb.active.title = "Orders"
+    wb.active["A1"] = "the player's sheet"
+    write_table_sheet(wb, "Ledger T05", ["Account", "Change", "Note"],
+                      [["Credits", 560, NOTE], ["Frigates", -2, LONG]], "en", widths=[16, 8, 50])
+    write_report_sheet(wb, "Report T05", [
+        ReportTable("fleets", "Fleets", ["Fleet", "Ships", "Where"], [["F1", 12, "A1"], ["F2", 3, "B2"]]),
+        ReportTable("notes", "Notes", ["Note", "Turn"], [[LONG, "T05"], [NOTE, "T05"]]),
+    ], "en")
+    return wb
+
+
+def test_both_writers_print_the_wrapped_texts_whatever_the_scale(tmp_path: Path) -> None:
+    built, written = tmp_path / "built.xlsx", tmp_path / "streamed.xlsx"
+    atomic_save_fast(_ledger_and_report(stream=False), built)
+    assert atomic_save_fast(_ledger_and_report(stream=True), written)
+    assert workbook_face(written) == workbook_face(built)
+    book = openpyxl.load_workbook(written)
+    ledger = book["Ledger T05"]
+    assert 50 < ledger.column_dimensions["C"].width < 52  # the notes' column, a little wider than asked
+    for ws in book.worksheets:
+        assert not unsure_rows(ws), ws.title
