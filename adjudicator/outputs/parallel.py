@@ -9,10 +9,17 @@ as in a single process, so the files are byte for byte the same (tests/core/test
 ``ADJUDICATOR_WORKERS`` sets the number of processes (``1``: everything in this process); by default two
 where the machine has two cores or more and can fork, and only for more than one workbook. A worker
 dies with the process that forked it, so a killed command leaves no writer behind.
+
+Memory: a forked worker's resident size starts with every page of its parent it maps. Before forking, the
+parent collects its garbage, gives the C heap's free pages back (glibc's ``malloc_trim``) and freezes what is
+left (``gc.freeze``: the workers' collector never walks, so never copies, the inherited objects); after each
+job a worker collects that job's garbage (a short walk: only the job's own objects), so one job's workbook is
+not carried into the next one's peak (the worker column of benchmarks/bench.py's scaling table).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -45,8 +52,25 @@ def _die_with_parent() -> None:
             pass
 
 
+def release_free_memory() -> None:
+    """Collect the garbage and hand the C heap's free pages back to the kernel (glibc; elsewhere only the
+    collection)."""
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):
+            pass
+
+
 def _run(index: int) -> object:
-    return _JOBS[index]()
+    try:
+        return _JOBS[index]()
+    finally:
+        # the job's workbook gone before the next job starts (its pages kept for that job: no trim, no re-faulting)
+        gc.collect()
 
 
 def in_parallel(jobs: Sequence[Callable[[], T]]) -> list[T]:
@@ -62,6 +86,8 @@ def in_parallel(jobs: Sequence[Callable[[], T]]) -> list[T]:
     if "fork" not in multiprocessing.get_all_start_methods():
         return [job() for job in jobs]
     _JOBS = jobs
+    release_free_memory()  # the workers inherit no garbage and no free pages
+    gc.freeze()  # nor walk the inherited objects: the parent's pages stay shared
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_die_with_parent)
     try:
@@ -72,4 +98,5 @@ def in_parallel(jobs: Sequence[Callable[[], T]]) -> list[T]:
         raise
     finally:
         pool.shutdown(wait=True)
+        gc.unfreeze()
         _JOBS = ()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,31 @@ def test_jobs_run_in_other_processes_in_order_and_errors_come_back(monkeypatch: 
         parallel.in_parallel([os.getpid, os.getpid, _fails, os.getpid])
     monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")
     assert {pid for _, pid in parallel.in_parallel([lambda n=n: (n, os.getpid()) for n in range(6)])} == {os.getpid()}
+
+
+def _resident_mb() -> float:
+    found = re.search(r"VmRSS:\s+(\d+) kB", Path("/proc/self/status").read_text())
+    assert found
+    return int(found.group(1)) / 1024
+
+
+def _garbage_after(label: int) -> tuple[int, int, float]:
+    """This worker's pid and resident size as the job starts, then 150 MB or so of garbage in a cycle left behind
+    (the collector's usual runs would leave it lying until long after the job)."""
+    start = _resident_mb()
+    heap: list[object] = [[n] for n in range(1_500_000)]
+    heap.append(heap)
+    del heap
+    return label, os.getpid(), start
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="resident size read from /proc (Linux)")
+def test_a_worker_starts_each_job_without_the_last_jobs_garbage(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    answers = parallel.in_parallel([lambda n=n: _garbage_after(n) for n in range(6)])
+    assert [n for n, _, _ in answers] == list(range(6))
+    for pid in {pid for _, pid, _ in answers}:
+        starts = [start for _, worker, start in answers if worker == pid]
+        assert len(starts) > 1
+        assert max(starts) - starts[0] < 60, starts  # without the collection after each job: 150 MB and more
+    assert not gc.get_freeze_count()  # the parent's objects collectable again once the workers are done
