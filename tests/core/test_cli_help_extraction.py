@@ -37,8 +37,12 @@ def test_docstrings_and_option_help_are_extracted_with_the_messages() -> None:
 
 
 def test_every_help_text_of_the_program_is_translated() -> None:
+    from click.testing import CliRunner
+
     from adjudicator.cli import main
 
+    # a help shown in Russian first (as another test of the same process may): no Russian left as the English
+    assert "Условие отступления" in CliRunner().invoke(main, ["--lang", "ru", "odds", "--help"]).output
     context = click.Context(main, info_name="adjudicator")
     pending: list[click.Command] = [main]
     texts = []

@@ -54,7 +54,10 @@ class ReadersHelp(click.Option):
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         self.help = self.words().render(_lang())
-        return super().get_help_record(ctx)
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = None  # rendered afresh each time: no reader's words left behind for another language
 
 
 def _retreat_help() -> Msg:
