@@ -120,7 +120,7 @@ def add_verification_tab(wb: Workbook, dice: Dice, ruleset: Ruleset, campaign: C
     row += 1
     put(ws, row, 1, msg("Rolls"), lang)
     ws.cell(row=row, column=1).font = TITLE_FONT
-    header_row(ws, row + 1, [msg("What the roll decides"), msg("Purpose"), msg("Die"), msg("Sides"), msg("Value"),
+    header_row(ws, row + 1, [msg("What the roll decides"), msg("Roll key"), msg("Die"), msg("Sides"), msg("Value"),
                              msg("Proof (signature, base64)")], lang)
     row += 2
     for purpose in shown:

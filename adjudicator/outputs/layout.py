@@ -350,6 +350,15 @@ class ColumnHeader(NamedTuple):
     indent: float = 0.0
 
 
+def span_need(need: float, texts: Iterable[str]) -> float:
+    """A long column's need, raised where its span (:data:`SPAN_FILL` of its need) would be narrower than its
+    widest piece no line can break inside (a roll's key "agency:351:DAVION:8:outcome"): a spreadsheet would cut
+    such a piece in the middle."""
+    piece = max((text_width(p) for text in texts for line in text.split("\n") for p, _ in line_pieces(line)),
+                default=0.0)
+    return round(max(need, min(piece + CELL_PADDING + 0.5, WIDEST_COLUMN) / SPAN_FILL), 1)
+
+
 def stack_columns(needs: Sequence[Sequence[float]], long: Sequence[Sequence[bool]] | None = None,
                   headers: Sequence[Sequence[ColumnHeader]] | None = None) -> StackedColumns:
     """The sheet columns of tables stacked one below the other, from what each table's columns need

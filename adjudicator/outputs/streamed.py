@@ -39,6 +39,7 @@ from adjudicator.outputs.layout import (
     long_column,
     numbers_placed,
     row_points,
+    span_need,
     stack_columns,
     sure_texts,
     text_width,
@@ -410,8 +411,10 @@ def stacked_columns(tables: Sequence[Any], lang: str) -> StackedColumns:
             texts = [text for value, _ in column if (text := _shown(value))]
             numbers = bool(column) and all(kind == "n" for _, kind in column)
             text = str(render(header, lang) or "")
-            table_needs.append(column_need(text, texts, numbers))
-            table_longs.append(long_column(texts, numbers))
+            long = long_column(texts, numbers)
+            need = column_need(text, texts, numbers)
+            table_needs.append(span_need(need, texts) if long else need)
+            table_longs.append(long)
             table_headers.append(ColumnHeader(text, inset(NUMBER_INDENT) if numbers else 0.0))
         needs.append(table_needs)
         longs.append(table_longs)

@@ -8,7 +8,7 @@ player's workbook, so a GM's typo is reported at its cell, never as a traceback.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,13 +24,23 @@ from adjudicator.engine.rule_table_words import ruleset_words
 from adjudicator.engine.rules_data import RULE_TABLES, check_changes, retired_parameter, shown_rows
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
 from adjudicator.engine.sheets import Column, Kind, TableSchema, records
-from adjudicator.i18n import N_, UnsupportedLanguageError, fold, gettext_in, msg, normalise_language, ruleset_catalog
+from adjudicator.i18n import (
+    N_,
+    UnsupportedLanguageError,
+    fold,
+    gettext_in,
+    msg,
+    normalise_language,
+    render,
+    ruleset_catalog,
+)
 from adjudicator.i18n.message_data import dumps, loads
 from adjudicator.intake.deadlines import next_turn_settings
 from adjudicator.intake.reading import read_table, read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.validation import validate_table
 from adjudicator.outputs.writing import sheet_title
+from adjudicator.store.setting_words import MEANING_HEADER, meaning
 
 if TYPE_CHECKING:
     from adjudicator.i18n import Msg
@@ -42,6 +52,7 @@ MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30,
 SETTINGS = TableSchema("settings", N_("Settings"), (
     Column("setting", N_("Setting"), required=True, width=20),
     Column("value", N_("Value"), width=40),
+    Column("meaning", MEANING_HEADER, width=60),  # written in the GM's words at each write, never read
 ))
 PARAMETERS = TableSchema("parameters", N_("Parameters"), (
     Column("parameter", N_("Parameter"), required=True, width=28),
@@ -68,7 +79,8 @@ LEDGER = TableSchema("ledger", N_("Ledger"), (
 ))
 DICE = TableSchema("dice", N_("Dice"), (
     Column("turn", N_("Turn"), Kind.INT, width=6),
-    Column("purpose", N_("Purpose"), width=50),
+    Column("decides", N_("What the roll decides"), width=50),  # the ruleset's words, made again at each write
+    Column("purpose", N_("Roll key"), width=40),
     Column("dice", N_("Dice"), width=8),
     Column("results", N_("Results"), width=24),
     Column("total", N_("Total"), Kind.INT, width=8),
@@ -239,6 +251,8 @@ def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> l
     return rows
 
 
+#: The tables whose wide columns wrap (the settings' words: a sentence each).
+WRAPPED_TABLES = ("settings",)
 #: The tables a workbook marked for streamed tabs (outputs/streamed.py) has described, not built as cells.
 STREAMED_TABLES = ("ledger", "dice")
 
@@ -259,7 +273,7 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
     texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
     tab = streamed.Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=list(rows),
                        widths=[c.width for c in schema.columns], text_columns=texts, filtered=False,
-                       wrap_long=False, margins=streamed.OPENPYXL_MARGINS)
+                       wrap_long=schema.key in WRAPPED_TABLES, margins=streamed.OPENPYXL_MARGINS)
     if schema.key in STREAMED_TABLES and streamed.streaming(wb):
         streamed.describe(ws, tab)
     else:
@@ -277,7 +291,7 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
     settings.update({"campaign": campaign.campaign_id, "title": campaign.title, "ruleset": ruleset.name,
                      "seed": campaign.seed, "turn": turn, "language": lang, "secret": campaign.secret})
     ordered = [k for k in SETTING_KEYS if k in settings] + sorted(k for k in settings if k not in SETTING_KEYS)
-    _replace_table(wb, SETTINGS, [[k, settings[k]] for k in ordered], lang)
+    _replace_table(wb, SETTINGS, [[k, settings[k], meaning(k, lang)] for k in ordered], lang)
     defaults = ruleset.parameters()
     rows = []
     for key, parameter in defaults.parameters.items():
@@ -294,7 +308,7 @@ def write_state(wb: Workbook, ruleset: Ruleset, campaign: Campaign, tables: dict
             rows = shown_rows(ruleset, frame, lang)
         _replace_table(wb, schema, rows, lang)
     if ledger and _sheet_of(wb, LEDGER) is not None:
-        append_ledger_and_dice(wb, [], [], lang)  # the whole Ledger and Dice in the campaign's (new) language
+        append_ledger_and_dice(wb, [], [], lang, ruleset)  # the whole Ledger and Dice in the campaign's (new) language
     from adjudicator.outputs.maps.stored import redraw_map_tabs
     from adjudicator.store.stale_tabs import StaleTabs, stale_note
     from adjudicator.store.turn_tabs import rewrite_turn_tabs
@@ -339,9 +353,11 @@ def _ledger_source(wb: Workbook) -> Any:
     return ws
 
 
-def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str) -> None:
+def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Sequence[Roll], lang: str,
+                           ruleset: Ruleset | None = None) -> None:
     """Add the turn's ledger lines and rolls, and write the Ledger and Dice sheets wholly in ``lang`` (the
-    campaign's language, which the GM may have changed since the earlier turns were written)."""
+    campaign's language, which the GM may have changed since the earlier turns were written); each roll's words
+    (``ruleset``'s :meth:`roll_label`) are made again from its key, in ``lang``."""
     from adjudicator.outputs.references import shown_reference
 
     source = _ledger_source(wb)
@@ -350,17 +366,43 @@ def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Seq
         source.append([dumps([*row[:-1], shown_reference(row[-1])])])
     ledger_rows = [loads(str(r[0])) for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
     old_dice = _sheet_of(wb, DICE)
-    dice_rows = _table_rows(old_dice, DICE) if old_dice is not None else []
-    dice_rows += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
+    keyed = _dice_rows(old_dice) if old_dice is not None else []
+    keyed += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
+    words = roll_words(ruleset, lang)
     _replace_table(wb, LEDGER, ledger_rows, lang)
-    _replace_table(wb, DICE, dice_rows, lang)
+    _replace_table(wb, DICE, [[turn, words(key), key, *rest] for turn, key, *rest in keyed], lang)
+
+
+def _dice_rows(ws: Any) -> list[list[Any]]:
+    """The Dice sheet's rows without their words: turn, key, dice, results, total (a sheet written before the
+    words' column had only these five)."""
+    from adjudicator.outputs import streamed
+
+    rows = _table_rows(ws, DICE)
+    described = streamed.tab_of(ws) is not None
+    if not described and sum(1 for c in next(ws.iter_rows(max_row=1, values_only=True), ()) if c) < len(DICE.columns):
+        return [row[:5] for row in rows]
+    return [[row[0], *row[2:]] for row in rows]
+
+
+def roll_words(ruleset: Ruleset | None, lang: str) -> Callable[[str], str]:
+    """What a roll decides, in ``lang``, from its key; empty where the ruleset has no words for it."""
+    if ruleset is None:
+        return lambda key: ""
+
+    def words(key: str) -> str:
+        with ruleset_catalog(ruleset.locale()):
+            text = render(ruleset.roll_label(str(key)), lang)
+        return "" if text == key else text
+
+    return words
 
 
 def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:
     wb = Workbook()
     wb.remove(wb.active)
     write_state(wb, ruleset, campaign, campaign.tables, campaign.turn)
-    append_ledger_and_dice(wb, [], [], campaign.language)
+    append_ledger_and_dice(wb, [], [], campaign.language, ruleset)
     return wb
 
 

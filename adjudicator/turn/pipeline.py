@@ -439,7 +439,7 @@ def _stage(
 
         def build(wb: Any) -> list[Msg]:  # the turn written into the old master, opened (its new tabs streamed)
             stale = master.write_state(wb, ruleset, campaign, result.tables, turn + 1, ledger=False)  # written next
-            master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language)
+            master.append_ledger_and_dice(wb, ledger.lines, dice.sorted_log(), campaign.language, ruleset)
             order_tables: dict[str, master.OrderTable] = {s.key: (s.title, [], []) for s in ruleset.order_schemas}
             for faction, submission in sorted(taken.items()):
                 if submission.orders is None:

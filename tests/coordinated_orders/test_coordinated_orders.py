@@ -78,7 +78,7 @@ def dice_log(root: Path) -> dict[str, str]:
     grid = pc.CalamineWorkbook.from_path(str(root / "campaign.xlsx")).get_sheet_by_name("Dice").to_python()
     head = grid[0]
     at = next(i for i, h in enumerate(head) if "esult" in str(h) or "alues" in str(h) or "aces" in str(h))
-    return {r[1]: f"{r[2]} {r[at]}" for r in grid[1:] if r[1]}
+    return {r[2]: f"{r[3]} {r[at]}" for r in grid[1:] if r[2]}  # the key, after the roll's words
 
 
 # ------------------------------------------------------------------ one resolved turn for many examples

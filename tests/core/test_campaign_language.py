@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.dice.source import use_verifiable_dice
 from adjudicator.engine.registry import installed
-from adjudicator.i18n import gettext_in, ruleset_catalog
+from adjudicator.i18n import gettext_in, render, ruleset_catalog
 from adjudicator.turn import pipeline
 
 
@@ -65,7 +65,8 @@ def test_a_new_language_rewrites_the_ledger_and_dice_of_earlier_turns(tmp_path: 
     dice = _sheet(after, "es", "Dice")
     assert ledger[0] == [gettext_in("es", h) for h in
                          ("Turn", "Phase", "Faction", "Account", "Change", "Balance", "Cause", "Reference")]
-    assert dice[0] == [gettext_in("es", h) for h in ("Turn", "Purpose", "Dice", "Results", "Total")]
+    assert dice[0] == [gettext_in("es", h) for h in
+                       ("Turn", "What the roll decides", "Roll key", "Dice", "Results", "Total")]
     earlier = [r for r in ledger[1:] if r[0] == campaign.turn]
     assert len(earlier) == len(ledger_before) - 1, "every line of the earlier turn is still there"
     for was, now in zip(ledger_before[1:], earlier, strict=True):
@@ -73,7 +74,14 @@ def test_a_new_language_rewrites_the_ledger_and_dice_of_earlier_turns(tmp_path: 
     cyrillic = [c for r in earlier for c in r if isinstance(c, str) and any("а" <= ch <= "я" for ch in c.lower())]
     assert not cyrillic[:1], cyrillic[:5]
     assert any(r[6] != w[6] for r, w in zip(earlier, ledger_before[1:], strict=True)), "the causes were rewritten"
-    assert dice[1:len(dice_before)] == dice_before[1:]
+    keys = [[r[0], *r[2:]] for r in dice[1:len(dice_before)]]
+    assert keys == [[r[0], *r[2:]] for r in dice_before[1:]]  # the rolls themselves, key by key, as they were
+    ruleset = installed()["galactic_war"]
+    for lang, rows in ((old, dice_before[1:]), ("es", dice[1:len(dice_before)])):  # their words in each language
+        with ruleset_catalog(ruleset.locale()):
+            wanted = [render(ruleset.roll_label(r[2]), lang) for r in rows]
+        assert [r[1] for r in rows] == wanted and all(w and w != r[2] for w, r in zip(wanted, rows, strict=True)), lang
+    assert [r[1] for r in dice[1:len(dice_before)]] != [r[1] for r in dice_before[1:]], "the words were rewritten"
 
 
 def test_a_new_campaigns_ledger_keeps_its_lines_as_data_and_writes_them_in_any_language(tmp_path: Path) -> None:
@@ -156,3 +164,35 @@ def test_a_new_language_rewrites_every_tab_of_earlier_turns(tmp_path: Path) -> N
         master.write_state(book, ruleset, changed, changed.tables, changed.turn)
         atomic_save(book, target)
     assert master_again.read_bytes() == (root / "again2.xlsx").read_bytes()
+
+
+def test_each_setting_is_explained_in_the_campaigns_language_and_the_words_are_never_read(tmp_path: Path) -> None:
+    from adjudicator.store.setting_words import MEANING_HEADER, MEANINGS
+
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(installed()["inner_sphere"], root, example=True)
+    _, campaign, _ = pipeline.open_campaign(root)
+    lang = campaign.language
+    assert lang == "es"
+    path = root / "campaign.xlsx"
+    rows = _sheet(openpyxl.load_workbook(path), lang, "Settings")
+    assert rows[0][2] == gettext_in(lang, MEANING_HEADER) != MEANING_HEADER
+    for key, _, words in rows[1:]:
+        assert words == gettext_in(lang, MEANINGS[key]) != MEANINGS[key], key  # every key of the example known
+
+    book = openpyxl.load_workbook(path)  # the GM scribbles over the words: nothing they say is read
+    for row in book.worksheets[0].iter_rows(min_row=2, min_col=3, max_col=3):
+        row[0].value = "turn 99, seed 0"
+    book.save(path)
+    _, scribbled, _ = pipeline.open_campaign(root)
+    assert scribbled.settings == campaign.settings
+    book.worksheets[0].delete_cols(3)  # a campaign.xlsx from before the column reads as well
+    book.save(path)
+    _, older, _ = pipeline.open_campaign(root)
+    assert older.settings == campaign.settings
+
+    _set_language(path, "ru")  # the next turn writes them in the new language
+    assert pipeline.run(root).status == "resolved"
+    rows = _sheet(openpyxl.load_workbook(path), "ru", "Settings")
+    assert rows[0][2] == gettext_in("ru", MEANING_HEADER)
+    assert {r[0]: r[2] for r in rows[1:]}["seed"] == gettext_in("ru", MEANINGS["seed"]) != MEANINGS["seed"]

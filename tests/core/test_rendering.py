@@ -169,17 +169,26 @@ def cut_words(rendered: list[tuple[str, Path, Path]]) -> list[str]:
 
 
 def _joined_at_hyphens(pdf_pages: list[Any]) -> list[str]:
-    """The printed words, in reading order, a word that a wrapped cell broke after its hyphen ("D-" at a line's
-    end, "NS1" beginning the next, as spreadsheets wrap) joined again."""
+    """The printed words, a word that a wrapped cell broke after its hyphen ("G-" at a line's end, "PDS1"
+    beginning the cell's next line, as spreadsheets wrap) joined again. The rest of a broken word is the first
+    word after it that lies on a later line and starts left of the hyphen (in the same cell), not the next
+    word in reading order, which may be the next column's text on the same line."""
     words: list[str] = []
     for page in pdf_pages:
-        broken = False
-        for word in page.words:
-            if broken:
-                words[-1] += word.text
-            else:
-                words.append(word.text)
-            broken = len(word.text) > 1 and word.text.endswith("-") and word.text[-2].isalnum()
+        page_words = list(page.words)
+        taken: set[int] = set()
+        for i, word in enumerate(page_words):
+            if i in taken:
+                continue
+            text = word.text
+            if len(text) > 1 and text.endswith("-") and text[-2].isalnum():
+                rest = next((j for j in range(i + 1, len(page_words)) if j not in taken
+                             and page_words[j].y0 >= word.y1 - 1 and page_words[j].x0 <= word.x1
+                             and page_words[j].y0 < word.y1 + 2 * (word.y1 - word.y0)), None)
+                if rest is not None:
+                    taken.add(rest)
+                    text += page_words[rest].text
+            words.append(text)
     return words
 
 

@@ -21,7 +21,7 @@ LONG = "a cause long enough to need more than the fifty characters of its column
 LEDGER_ROWS = [[1, "resolution", "0201", "credits", 5, 105, "short cause", "ref 1"],
                [1, "resolution", "F2", "ore", -2, 8, LONG, None],
                [2, "upkeep", "F2", None, 3, 11, "", "0305"]]
-DICE_ROWS = [[1, "combat at 0201", "2d6", "3 4", 7], [2, "a roll", "1d6", "6", 6]]
+DICE_ROWS = [[1, "the combat at 0201", "combat:0201", "2d6", "3 4", 7], [2, "", "a:roll", "1d6", "6", 6]]
 
 
 def _master(stream: bool) -> openpyxl.Workbook:
@@ -59,7 +59,7 @@ def test_text_columns_are_text_without_filter_and_wrapped_only_where_needed(tmp_
     assert ledger["C2"].value == "0201" and ledger["C2"].data_type == "s"  # a hex stays text
     assert not ledger["G2"].alignment.wrap_text  # a short cause in its 50-wide column: not wrapped
     assert ledger["G3"].alignment.wrap_text and ledger.row_dimensions[3].height > 15  # the long one: wrapped
-    assert [c.number_format for c in dice[2]] == ["General", "@", "@", "@", "General"]
+    assert [c.number_format for c in dice[2]] == ["General", "@", "@", "@", "@", "General"]
 
 
 def test_saved_by_openpyxl_the_plain_table_is_filled_the_openpyxl_way(tmp_path: Path) -> None:

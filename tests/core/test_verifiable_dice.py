@@ -133,7 +133,7 @@ def test_verify_passes_on_every_faction_and_shows_the_dice_of_the_dice_sheet(
     campaign = loaded[0]  # who sees a roll is decided from the state the turn started from
     turn = campaign.turn
     dice_sheet = sheet_rows(root / "campaign.xlsx", "Dice", campaign.language)
-    logged = {row[1]: [int(v) for v in str(row[3]).split()] for row in dice_sheet[1:]
+    logged = {row[2]: [int(v) for v in str(row[4]).split()] for row in dice_sheet[1:]
               if row[0] == turn}
     assert logged, "the example turn rolls dice"
     viewers = ruleset.roll_viewers(campaign, sorted(logged))
@@ -336,8 +336,8 @@ def test_no_private_key_no_seed_and_no_proof_of_a_hidden_roll(campaigns: Callabl
     campaign, ruleset = loaded
     digest = tab(here / "results" / f"{factions(root)[0]}.xlsx").digest
     dice_sheet = sheet_rows(root / "campaign.xlsx", "Dice", campaign.language)[1:]
-    proofs = {row[1]: [base64.b64encode(sign(key, message(campaign.campaign_id, campaign.turn, row[1], i, digest)))
-                       .decode() for i in range(1, len(str(row[3]).split()) + 1)]
+    proofs = {row[2]: [base64.b64encode(sign(key, message(campaign.campaign_id, campaign.turn, row[2], i, digest)))
+                       .decode() for i in range(1, len(str(row[4]).split()) + 1)]
               for row in dice_sheet if row[0] == campaign.turn}
     viewers = ruleset.roll_viewers(campaign, sorted(proofs))
     if name == "inner_sphere":  # others' operations and their detection rolls are among the hidden ones

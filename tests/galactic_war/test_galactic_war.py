@@ -151,13 +151,13 @@ def test_battle_trophies_retreat_and_every_roll_logged(tmp_path: Path) -> None:
 
 
 def outcome_dice(root: Path) -> list[Any]:
-    """The rolls of the master workbook's dice log (turn, purpose, dice, faces, total)."""
+    """The rolls of the master workbook's dice log (turn, what the roll decides, key, dice, faces, total)."""
     from types import SimpleNamespace
 
     from tests.helpers import all_values
 
-    return [SimpleNamespace(purpose=row[1]) for sheet in all_values(root / "campaign.xlsx").values() for row in sheet
-            if len(row) > 2 and str(row[1]).startswith(("battle:", "invasion:"))]
+    return [SimpleNamespace(purpose=row[2]) for sheet in all_values(root / "campaign.xlsx").values() for row in sheet
+            if len(row) > 3 and str(row[2]).startswith(("battle:", "invasion:"))]
 
 
 def test_same_seed_same_battles(tmp_path: Path) -> None:

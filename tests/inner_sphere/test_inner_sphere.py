@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.engine.ledger import unreconciled
+from adjudicator.i18n import gettext_in
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere import hexmap
 from adjudicator.rulesets.inner_sphere.data import bonuses, tariffs
@@ -19,7 +20,7 @@ from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT
 from adjudicator.rulesets.inner_sphere.orders.repair import regiment_repair_cost, regiment_repair_turns
 from adjudicator.scenario import load_scenario
 from adjudicator.turn import pipeline
-from tests.helpers import all_values, make_campaign, sheet_rows, state, write_gm
+from tests.helpers import all_values, make_campaign, report_table, sheet_rows, state, write_gm
 from tests.inner_sphere.kit import RULESET, orders, problems_of, table, treasury, world_data
 
 PARAMS = RULESET.parameters().defaults()
@@ -239,8 +240,8 @@ def test_icna_die_is_a_plain_d10_and_does_not_open_the_line(tmp_path: Path) -> N
     outcome = pipeline.run(root)
     assert treasury(root, "A") == 400
     row = table(root, "research_points")[0]
-    icna = next(r for r in sheet_rows(outcome.results["A"], "Informe", "es") if str(r[0]).startswith("icna:A:"))
-    assert (row["line"], row["points"], row["opened"]) == ("AERO", icna[3], "NO")
+    icna = next(r for r in your_dice(outcome.results["A"]) if r["key"].startswith("icna:A:"))
+    assert (row["line"], row["points"], row["opened"]) == ("AERO", icna["total"], "NO")
 
 
 def test_lab_unlocks_when_its_line_reaches_the_next_level(tmp_path: Path) -> None:
@@ -293,8 +294,14 @@ def test_comm_research_makes_some_new_regiments_regular(tmp_path: Path) -> None:
     root = make_campaign(tmp_path / "c", world_data({"A": 100}, factories=factories, research_points=points))
     orders(root, "A", {"purchases": [{"kind": "Regimiento", "system": "0101", "unit_type": "VL"}]})
     outcome = pipeline.run(root)
-    roll = next(r for r in sheet_rows(outcome.results["A"], "Informe", "es") if str(r[0]).startswith("recruits:"))
-    assert table(root, "regiments")[0]["experience"] == ("REGULAR" if roll[3] <= 3 else "GREEN")
+    roll = next(r for r in your_dice(outcome.results["A"]) if r["key"].startswith("recruits:"))
+    assert table(root, "regiments")[0]["experience"] == ("REGULAR" if roll["total"] <= 3 else "GREEN")
+
+
+def your_dice(path: Path) -> list[dict[str, Any]]:
+    """A Spanish player's "Your dice" table: each roll's key and total."""
+    key, total = gettext_in("es", "Roll key"), gettext_in("es", "Total")
+    return [{"key": r[key], "total": r[total]} for r in report_table(path, "Your dice", "es")]
 
 
 # ------------------------------------------------------------------------------------ the example

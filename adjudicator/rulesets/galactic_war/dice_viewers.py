@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from adjudicator.dice.visibility import factions_named, shared_by_group
-from adjudicator.i18n import Msg, msg
+from adjudicator.i18n import N_, Msg, msg
 
 #: Purposes whose rolls are shared by the group of their first N parts: battle:SYSTEM:NUMBER,
 #: invasion:PLANET:INVADER:ROW (the defender is named in the defender's shots).
@@ -18,6 +18,19 @@ def roll_viewers(purposes: list[str], factions: Collection[str]) -> dict[str, se
     for kind, width in GROUPS.items():
         seen.update(shared_by_group([p for p in purposes if p.split(":")[0] == kind], factions, width))
     return seen
+
+
+#: An invasion's stages as their keys name them (phases/invasion.py): the bombardment, the PDS' fire, rounds r1….
+INVASION_STAGES = {"bombard": N_("bombardment"), "pds": N_("PDS fire")}
+
+
+def invasion_stage(stage: str) -> Msg | str:
+    """An invasion stage's words: "bombardment", "PDS fire", "round 2"; the key itself when it is unknown."""
+    if stage in INVASION_STAGES:
+        return msg(INVASION_STAGES[stage])
+    if stage.startswith("r") and stage[1:].isdigit():
+        return msg("round {n}", n=stage[1:])
+    return stage
 
 
 def roll_label(purpose: str) -> Msg | str:
@@ -32,7 +45,7 @@ def roll_label(purpose: str) -> Msg | str:
     if kind == "invasion" and len(rest) == 6:
         planet, race, row, stage, who, unit = rest
         return msg("Invasion of {planet} by {race} (order row {row}), {stage}: shot of {who}'s {unit}",
-                   planet=planet, race=race, row=row, stage=stage, who=who, unit=unit)
+                   planet=planet, race=race, row=row, stage=invasion_stage(stage), who=who, unit=unit)
     if kind == "invasion-order" and len(rest) == 3:
         return msg("Order of the landings on {planet}: tie roll of {race} (order row {row})", planet=rest[0],
                    race=rest[1], row=rest[2])

@@ -15,6 +15,7 @@ from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import N_, Joined, msg
 from adjudicator.rulesets.inner_sphere.data import bonuses
+from adjudicator.rulesets.inner_sphere.dice_viewers import roll_label
 from adjudicator.rulesets.inner_sphere.gm import shown_id
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
 from adjudicator.rulesets.inner_sphere.orders.common import (
@@ -156,7 +157,7 @@ class Reporter(reporting.Reporter):
 
     def rolls(self, faction: str) -> list[list[Any]]:
         # Espionage dice stay with the GM: they would tell a spy whether its report came from a double agent.
-        return [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in self.dice.sorted_log()
+        return [roll_row(r) for r in self.dice.sorted_log()
                 if (f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-"))
                 and not r.purpose.startswith("agency:353:")]
 
@@ -244,8 +245,7 @@ class Reporter(reporting.Reporter):
             ReportTable("gm_intel", msg("Intelligence"), faction + INTEL_HEADERS,
                         [[f, *row[1:]] for f, row in self.agency.intel]),
             ReportTable("gm_rolls", msg("Dice"), ROLL_HEADERS,
-                        [[r.purpose, r.notation(), " ".join(map(str, r.values)), r.total]
-                         for r in self.dice.sorted_log()]),
+                        [roll_row(r) for r in self.dice.sorted_log()]),
         ]
 
 
@@ -258,7 +258,13 @@ RESEARCH_HEADERS = h(N_("Line"), N_("Points before"), N_("Dice"), N_("Modifier")
 FACTORY_HEADERS = h(N_("Hex"), N_("Stake"), N_("Chance, %"), N_("d100"), N_("Result"))
 ASSET_HEADERS = h(N_("Hex"), N_("Name"), N_("Income"), N_("Defence level"), N_("Factories"), N_("Disputed"))
 FORCE_HEADERS = h(N_("ID"), N_("Name"), N_("Unit type"), N_("Experience"), N_("Hex"), N_("Aboard"), N_("Damaged"))
-ROLL_HEADERS = h(N_("Purpose"), N_("Dice"), N_("Results"), N_("Total"))
+#: A roll's words first; its key beside them, verbatim, since it is what ``adjudicator verify`` recomputes.
+ROLL_HEADERS = h(N_("What the roll decides"), N_("Roll key"), N_("Dice"), N_("Results"), N_("Total"))
+
+
+def roll_row(r: Any) -> list[Any]:
+    """One row of a dice table: what the roll decides, its key, its dice, their results and total."""
+    return [roll_label(r.purpose), r.purpose, r.notation(), " ".join(map(str, r.values)), r.total]
 AGENCY_COLUMNS = (N_("Row"), N_("Operation"), N_("Target"), N_("Roll"), N_("Effective roll"))
 AGENCY_HEADERS = h(*AGENCY_COLUMNS, N_("Result"))
 COMMANDO_HEADERS = h(N_("ID"), N_("Hex"), N_("Regiment"), N_("Established in turn"))
