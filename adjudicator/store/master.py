@@ -8,7 +8,7 @@ player's workbook, so a GM's typo is reported at its cell, never as a traceback.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -368,9 +368,10 @@ def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Seq
     old_dice = _sheet_of(wb, DICE)
     keyed = _dice_rows(old_dice) if old_dice is not None else []
     keyed += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
-    words = roll_words(ruleset, lang)
+    words = roll_words(ruleset, [row[1] for row in keyed], lang)
     _replace_table(wb, LEDGER, ledger_rows, lang)
-    _replace_table(wb, DICE, [[turn, words(key), key, *rest] for turn, key, *rest in keyed], lang)
+    _replace_table(wb, DICE, [[turn, said, key, *rest] for said, (turn, key, *rest) in zip(words, keyed, strict=True)],
+                   lang)
 
 
 def _dice_rows(ws: Any) -> list[list[Any]]:
@@ -385,17 +386,14 @@ def _dice_rows(ws: Any) -> list[list[Any]]:
     return [[row[0], *row[2:]] for row in rows]
 
 
-def roll_words(ruleset: Ruleset | None, lang: str) -> Callable[[str], str]:
-    """What a roll decides, in ``lang``, from its key; empty where the ruleset has no words for it."""
+def roll_words(ruleset: Ruleset | None, keys: Sequence[str], lang: str) -> list[str]:
+    """What each roll decides, in ``lang``, from its key (the ruleset's catalog entered once for them all);
+    empty where the ruleset has no words for it."""
     if ruleset is None:
-        return lambda key: ""
-
-    def words(key: str) -> str:
-        with ruleset_catalog(ruleset.locale()):
-            text = render(ruleset.roll_label(str(key)), lang)
-        return "" if text == key else text
-
-    return words
+        return ["" for _ in keys]
+    with ruleset_catalog(ruleset.locale()):
+        texts = [render(ruleset.roll_label(str(key)), lang) for key in keys]
+    return ["" if text == key else text for text, key in zip(texts, keys, strict=True)]
 
 
 def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:

@@ -265,6 +265,8 @@ ROLL_HEADERS = h(N_("What the roll decides"), N_("Roll key"), N_("Dice"), N_("Re
 def roll_row(r: Any) -> list[Any]:
     """One row of a dice table: what the roll decides, its key, its dice, their results and total."""
     return [roll_label(r.purpose), r.purpose, r.notation(), " ".join(map(str, r.values)), r.total]
+
+
 AGENCY_COLUMNS = (N_("Row"), N_("Operation"), N_("Target"), N_("Roll"), N_("Effective roll"))
 AGENCY_HEADERS = h(*AGENCY_COLUMNS, N_("Result"))
 COMMANDO_HEADERS = h(N_("ID"), N_("Hex"), N_("Regiment"), N_("Established in turn"))
