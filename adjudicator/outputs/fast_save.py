@@ -5,8 +5,13 @@ openpyxl's own save is the dearest step of a turn. :func:`save_fast` writes the 
 XlsxWriter instead: every cell in row order with its style (one XlsxWriter format per distinct openpyxl
 style), widths (the exact widths openpyxl would store), heights, merged cells, validations with their alerts,
 sheet protection, frozen panes, filters, print setup, page breaks, hidden sheets, defined names, comments,
-hyperlinks, pictures and the History charts. Document properties are fixed and every zip member carries the
-zip format's first day, so the same workbook gives the same bytes.
+hyperlinks, pictures and the History charts. Document properties are fixed and every zip member carries one
+fixed date, so the same workbook gives the same bytes.
+
+Each sheet's XML goes to a temporary file as XlsxWriter assembles it, not to memory: held in memory, the XML of
+every sheet lives at once until the zip is written (as a text four bytes a character, then encoded), which at
+160 factions was 77 MB of the master writer's peak (``benchmarks/README.md``). XlsxWriter dates the members
+it writes from files 31 January 1980 in every time zone, and gives them the temporary file's mode (``0600``).
 
 A workbook holding something this module does not translate (conditional formats, tables, a protection
 password, gradient fills, …) raises :class:`Untranslatable`; :func:`save_workbook` then saves it with
@@ -101,7 +106,8 @@ def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
 
     _refuse_what_is_not_translated(wb)
     out = xlsxwriter.Workbook(target if isinstance(target, io.BytesIO) else str(target), {
-        "in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
+        "in_memory": False,  # each sheet's XML in a temporary file (the module's docstring)
+        "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
         "nan_inf_to_errors": True})
     try:
         _Writer(wb, out).write()

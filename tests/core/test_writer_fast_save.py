@@ -3,9 +3,12 @@ and a number's header aligned over its numbers (real workbooks written and read 
 
 from __future__ import annotations
 
+import time
+import zipfile
 from pathlib import Path
 
 import openpyxl
+import pytest
 from openpyxl.formatting.rule import CellIsRule
 from openpyxl.styles import PatternFill
 
@@ -102,3 +105,20 @@ def test_a_picture_keeps_the_size_it_was_shown_at_when_a_saved_workbook_is_read_
     column, offset, row, row_offset = _picture_size(first)
     # from A2, 200 px: three 64-pixel columns and 8 px; 150 px: seven 20-pixel rows and 10 px (EMU offsets)
     assert (column, offset // 9525, row, row_offset // 9525) == (3, 8, 8, 10)
+
+
+def test_the_bytes_do_not_depend_on_the_time_zone_and_every_member_has_one_date(tmp_path: Path) -> None:
+    """The sheets' XML goes through temporary files (fast_save.py): their clock and the machine's time zone
+    must not reach the zip."""
+    saved = []
+    with pytest.MonkeyPatch.context() as patch:
+        for zone in ("UTC", "Pacific/Auckland", "America/Los_Angeles"):
+            patch.setenv("TZ", zone)
+            time.tzset()
+            path = tmp_path / f"{zone.replace('/', '-')}.xlsx"
+            assert atomic_save_fast(_workbook(), path)
+            saved.append(path.read_bytes())
+    time.tzset()
+    assert saved[0] == saved[1] == saved[2]
+    with zipfile.ZipFile(tmp_path / "UTC.xlsx") as archive:
+        assert {info.date_time for info in archive.infolist()} == {(1980, 1, 31, 0, 0, 0)}
