@@ -32,11 +32,13 @@ test-slow: $(STAMP) catalogs
 lint: $(STAMP)
 	$(BIN)/ruff check adjudicator tests benchmarks
 
+# Every benchmark runs, each printing its verdicts; the command fails at the end if any target was missed.
 bench: $(STAMP) catalogs
-	$(BIN)/python benchmarks/bench.py
-	$(BIN)/python benchmarks/odds_speed.py
-	$(BIN)/python benchmarks/galactic_war_odds.py
-	$(BIN)/python benchmarks/dice_proofs.py
+	status=0; \
+	for b in bench odds_speed galactic_war_odds dice_proofs; do \
+	  $(BIN)/python benchmarks/$$b.py || status=1; \
+	done; \
+	exit $$status
 
 templates: $(STAMP)
 	$(BIN)/python -m adjudicator.outputs.blank_templates workbook_templates

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from adjudicator.rulesets.galactic_war.combat import (
     ATTACKER_HOLDS,
@@ -149,10 +150,28 @@ def exact(contest: Contest) -> Odds:
 
     The chance of every state is carried forward round by round. A state's transitions are the product of
     the two sides' independent hit distributions, so a round is a broadcast product and one contraction
-    over ``(la, ld) → (la2, ld2)`` (no ``states × states`` matrix: memory grows as ``n³``, time as ``n⁴``
-    per round, in single-threaded :func:`numpy.einsum` loops, no BLAS threads). Each state's dice and
-    settlement are worked out once per kind of round (:meth:`Contest.round_key`), when the chain first reaches it.
+    over ``(la, ld) → (la2, ld2)``, a ``(na+1) × states`` by ``states × (nd+1)`` matrix product (no
+    ``states × states`` matrix: memory grows as ``n³``, time as ``n⁴`` per round). The product runs on one
+    BLAS thread (:func:`_one_blas_thread`): BLAS's threads gain nothing on matrices this small and, on a
+    busy machine, contend with the other programs, which made the time swing tenfold with the load. Each
+    state's dice and settlement are worked out once per kind of round (:meth:`Contest.round_key`), when the
+    chain first reaches it.
     """
+    with _one_blas_thread():
+        return _exact(contest)
+
+
+@lru_cache(maxsize=1)
+def _blas() -> ThreadpoolController:
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> object:
+    """A context in which numpy's BLAS uses one thread (threadpoolctl; its libraries are looked up once)."""
+    return _blas().limit(limits=1, user_api="blas")
+
+
+def _exact(contest: Contest) -> Odds:
     started = time.perf_counter()
     na, nd = len(contest.attacker.members), len(contest.defender.members)
     size = (na + 1) * (nd + 1)
@@ -172,7 +191,8 @@ def exact(contest: Contest) -> Odds:
                 built[key, phase] = _RoundRules(contest, round_no, phase, ends, end_index)
             rules = built[key, phase]
             rules.fire(live[phase])
-            after = np.einsum("abc,abd->cd", live[phase][:, :, None] * rules.on_a, rules.on_d).reshape(size)
+            weighted = (live[phase][:, :, None] * rules.on_a).reshape(size, na + 1)
+            after = (weighted.T @ rules.on_d.reshape(size, nd + 1)).reshape(size)
             rules.settle(after)
             going = rules.to_state >= 0
             following += np.bincount(rules.to_state[going], weights=after[going], minlength=2 * size)
