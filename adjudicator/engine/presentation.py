@@ -14,7 +14,7 @@ gives such a ruleset a presentation that forwards to them.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -66,13 +66,21 @@ class Presentation:
 
     def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         """Values offered in dropdowns of the order template, by column key, in the reader's language ``lang``
-        (names are the same in every language; a word such as Galactic War's ALL is the reader's: ВСЕ)."""
+        (names are the same in every language; a word such as Galactic War's ALL is the reader's: ВСЕ). A key
+        ``"sheet.column"`` (``"repairs.target"``) is that sheet's column alone: a column key two sheets share
+        may mean different things (see :func:`offered_in`)."""
         return {}
 
     def choice_aliases(self, campaign: Campaign, faction: str, lang: str) -> dict[str, dict[str, list[str]]]:
         """Other spellings of the words among :meth:`choice_lists` (by column key, then offered value): the same
         word in every other language, which the reader takes too, with a warning saying what it read."""
         return {}
+
+
+def offered_in(offered: Mapping[str, Sequence[str]], sheet: str, column: str) -> list[str]:
+    """The values offered in ``column`` of the order sheet ``sheet``: the sheet's own list (``"repairs.target"``)
+    before the list that the column of that key shares with every sheet (``"target"``)."""
+    return list(offered.get(f"{sheet}.{column}") or offered.get(column) or [])
 
 
 def of_ruleset(ruleset: Ruleset) -> Presentation:

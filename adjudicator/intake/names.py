@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.engine.presentation import offered_in
 from adjudicator.engine.problems import Problem, ProblemList, Severity
 from adjudicator.engine.sheets import Kind, records
 from adjudicator.i18n import fold, msg
@@ -131,7 +132,7 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
         frame = sheet.frame
         rows = None  # read once a sheet: each column below changes only its own cells
         for column in sheet.schema.columns:
-            legal = list(offered.get(column.key) or [])
+            legal = offered_in(offered, sheet.schema.key, column.key)
             if not legal or column.kind is not Kind.TEXT or column.key not in frame.columns:
                 continue
             words = (aliases or {}).get(column.key, {})

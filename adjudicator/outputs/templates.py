@@ -14,11 +14,13 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from adjudicator.engine.presentation import offered_in
 from adjudicator.engine.ruleset import Campaign, Ruleset
 from adjudicator.engine.sheets import Kind, TableSchema
 from adjudicator.i18n import N_, gettext_in, msg, render
 from adjudicator.intake.deadlines import FINAL, mark_final_cell
 from adjudicator.intake.identity import TEMPLATE_VERSION, Identity, faction_token, write_identity
+from adjudicator.outputs.example_rows import sendable
 from adjudicator.outputs.writing import (
     BODY_FONT,
     TITLE_FONT,
@@ -80,7 +82,8 @@ def build_order_workbook(
                     ws.cell(row=r, column=index, value=expand_formula(
                         column.formula, r, letters, schema, lang, campaign.parameters, lookups))
                 continue
-            values = [column.choice_label(c.code, lang) for c in column.choices] or offered.get(column.key, [])
+            values = ([column.choice_label(c.code, lang) for c in column.choices]
+                      or offered_in(offered, schema.key, column.key))
             validation: DataValidation | None = None
             if values:
                 list_col += 1
@@ -232,9 +235,10 @@ def _instructions(wb: Workbook, ruleset: Ruleset, campaign: Campaign, faction: s
     span = max([2, *(len(columns) for columns in shown)])
     examples = ruleset.presentation().example_rows(campaign, faction)
     offered = ruleset.presentation().choice_lists(campaign, faction, lang)
-    tables = {schema.key: [_example_values(_for_this_faction(_in_language(values, lang), columns, offered),
-                                           columns, lang)
-                           for values in examples.get(schema.key) or []]
+    rows = sendable(ruleset, campaign, faction, lang,
+                    {key: [_in_language(values, lang) for values in listed] for key, listed in examples.items()},
+                    offered)
+    tables = {schema.key: [_example_values(values, columns, lang) for values in rows[schema.key]]
               for schema, columns in zip(ruleset.order_schemas, shown, strict=True)}
     widths = example_widths([[column.header_in(lang) for column in columns] for columns in shown],
                             [tables[schema.key] for schema in ruleset.order_schemas], span, lang)
@@ -342,21 +346,6 @@ def _in_language(values: Mapping[str, Any], lang: str) -> dict[str, Any]:
     scenario) with the reader's version of each: a text order reads in the words the player writes."""
     return {key: (value.get(lang) or value.get("en") or next(iter(value.values()), None))
             if isinstance(value, Mapping) else value for key, value in values.items()}
-
-
-def _for_this_faction(values: Mapping[str, Any], columns: Sequence[Any], offered: Mapping[str, Sequence[str]]
-                      ) -> dict[str, Any]:
-    """An example row with every value the faction has its own list of (its units, systems...) taken
-    from that list, so the example is one the faction could send."""
-    row = dict(values)
-    for column in columns:
-        choices = list(offered.get(column.key) or [])
-        value = row.get(column.key)
-        if value is None or not choices or column.choices:
-            continue
-        if str(value).strip().casefold() not in {str(c).casefold() for c in choices}:
-            row[column.key] = choices[0]
-    return row
 
 
 def _example_values(values: Mapping[str, Any], columns: Sequence[Any], lang: str) -> list[Any]:

@@ -7,17 +7,46 @@ from typing import Any
 
 from adjudicator.engine.presentation import Presentation
 from adjudicator.engine.ruleset import Campaign
+from adjudicator.rulesets.inner_sphere.hexmap import neighbours
 from adjudicator.rulesets.inner_sphere.state import start_world
 
 
 class InnerSpherePresentation(Presentation):
+    def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
+        """The scenario's examples, made the faction's own where they name a place: the jumpship chain starts
+        at the ship's hex and moves to the next one, operation 342 aims at another state's system, the
+        research dice roll a line the faction's labs work on (a lab assigned where none works yet)."""
+        rows = super().example_rows(campaign, faction)
+        world = start_world(campaign.tables)  # read only
+        ship = next((s for _, s in sorted(world.jumpships.items()) if s.owner == faction), None)
+        if ship is not None and rows.get("movement"):
+            layout = str(campaign.parameters.get("hex_layout", "odd-q"))
+            near = sorted(h for h in neighbours(ship.hex, layout) if h in world.systems) or [ship.hex]
+            start, move, *_ = [*rows["movement"], {}]
+            rows["movement"] = [{**start, "ship": ship.id, "hexes": ship.hex},
+                                *([{**move, "ship": ship.id, "hexes": near[0]}] if move else [])]
+        foreign = sorted(h for h, s in world.systems.items() if s.owner and s.owner != faction)
+        if foreign:
+            rows["agency"] = [{**row, "target": foreign[0]} if str(row.get("op")) == "342" else row
+                              for row in rows.get("agency", [])]
+        lines = sorted(line for (owner, _), (line, _) in world.labs.items() if owner == faction and line)
+        if lines:
+            line = max(sorted(set(lines)), key=lines.count)
+            rows["research"] = [{**row, "line": line, "dice": lines.count(line)} if row.get("kind") == "ROLL" else row
+                                for row in rows.get("research", [])]
+        else:
+            rows["research"] = [{"kind": "LAB", "lab": 1, "line": next(
+                (row["line"] for row in rows.get("research", []) if row.get("line")), "COMM")}]
+        return rows
+
     def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         world = start_world(campaign.tables)  # read only
         own = sorted(h for h, s in world.systems.items() if s.owner == faction)
         ships = sorted(s.id for s in world.jumpships.values() if s.owner == faction)
         damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)
         broken = sorted({f.system for f in world.factories.values() if f.damaged and world.owner(f.system) == faction})
-        return {"target": damaged + broken, "system": own, "ship": ships}
+        # a repair's target is a damaged asset; the agency's (a system, a regiment, a state) has no list
+        return {"repairs.target": damaged + broken, "system": own, "ship": ships}
 
     def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
         """Add the cost preview (formulas) to an order workbook built by the core."""

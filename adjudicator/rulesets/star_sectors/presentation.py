@@ -15,10 +15,13 @@ from adjudicator.rulesets.star_sectors.state import snapshot_of
 
 class StarSectorsPresentation(Presentation):
     def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
-        """One example per order type, on the faction's own squares where it has some."""
+        """One example per order type, on the faction's own squares where it has some: a square it holds alone
+        where there is one (a fleet may leave it, R may be invested in it), one it fully controls first."""
         world = snapshot_of(campaign.tables)
         own = sorted(fleet_squares(world).get(faction, ())) or sorted(world.squares)[:1]
-        home = own[0] if own else "A1"
+        alone = [s for s in own if s in world.squares and set(world.present(s)) <= {faction}]
+        controlled = [s for s in alone if world.fully_controls(faction, s, campaign.parameters["fc_threshold"])]
+        home = next(iter(controlled + alone + own), "A1")
         near = sorted(world.neighbours(home)) if home in world.squares else []
         project = next((p.id for p in world.projects.values() if p.faction == faction and p.status == "FEASIBLE"),
                        f"{faction}-T01-1")
