@@ -157,14 +157,19 @@ class Step:
                                      for sheets in written.values() for s in sheets.values())}
 
 
-def measure(campaign: Path, check_only: bool = False) -> dict[str, Any]:
+def measure(campaign: Path, check_only: bool = False, warm: bool = False) -> dict[str, Any]:
     """check, run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``: project and floor of each
-    (with ``check_only``, the check alone)."""
+    (with ``check_only``, the check alone). With ``warm``, a check of another copy is made first and not
+    measured: what a process pays once (imports, the first call's caches) is left out of the figures, as a
+    scaling table needs (a few seconds of the run, a third of a small check)."""
     from generate import answer_gm_input
 
     from adjudicator.turn import pipeline
 
     with tempfile.TemporaryDirectory() as tmp:
+        if warm:
+            shutil.copytree(campaign, Path(tmp) / "warm-up")
+            pipeline.check(Path(tmp) / "warm-up")
         root = Path(tmp) / "campaign"
         shutil.copytree(campaign, root)
         out: dict[str, Any] = {"turn_before": pipeline.open_campaign(root)[1].turn}

@@ -55,7 +55,15 @@ class Ledger:
         )
 
     def for_faction(self, faction: str) -> list[LedgerLine]:
-        return [line for line in self.lines if line.faction == faction]
+        """The faction's lines, in posting order: the lines are grouped by faction once (again only after
+        more were posted), not scanned for every faction's results."""
+        grouped = self.__dict__.get("_by_faction")
+        if grouped is None or grouped[0] != len(self.lines):
+            by_faction: dict[str, list[LedgerLine]] = {}
+            for line in self.lines:
+                by_faction.setdefault(line.faction, []).append(line)
+            grouped = self._by_faction = (len(self.lines), by_faction)
+        return list(grouped[1].get(faction, ()))
 
 
 def exact(value: Amount | float) -> Amount:

@@ -409,6 +409,10 @@ def _stage(
     results_dir.mkdir()
     pictures = turn_pictures(folder, base, campaign, ruleset, result, ledger, staging)
 
+    outcomes_of: dict[str, list[Any]] = {}  # each faction's outcomes, gathered once (not a scan a faction)
+    for outcome in result.outcomes:
+        outcomes_of.setdefault(outcome.faction, []).append(outcome)
+
     def write_results(faction: str) -> tuple[str, str | None]:
         """The faction's results workbook written; its digest, and why it was made the slow way (or None)."""
         lang = campaign.factions[faction].language
@@ -417,7 +421,7 @@ def _stage(
         def build(new_tabs_only: bool) -> Any:
             wb = results_workbook(
                 submission, faction, label,
-                [o for o in result.outcomes if o.faction == faction],
+                outcomes_of.get(faction, []),
                 result.faction_reports.get(faction, []),
                 ledger.for_faction(faction),
                 lang,
@@ -448,7 +452,7 @@ def _stage(
                     faction_problems = list(submission.problems)
                     headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
                         lambda lang, s=sheet, f=str(faction), p=faction_problems:
-                        outcome_rows(s, f, result.outcomes, p, lang))
+                        outcome_rows(s, f, outcomes_of.get(f, []), p, lang))
                     title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
                     shown[:] = [msg("Faction"), *headers]
                     table += [[faction, *row] for row in rows]
