@@ -16,7 +16,8 @@ from adjudicator.rulesets.galactic_war.state import world_from_tables
 class GalacticWarPresentation(Presentation):
     def example_rows(self, campaign: Campaign, faction: str) -> dict[str, list[dict[str, Any]]]:
         """The scenario's examples with the race's own units: a move of its ships from a system where it has
-        some to a neighbouring one, in columns, then of another ship as an order text; an invasion by one of its
+        some to a neighbouring one, in columns, then of another ship as an order text (its remark, such as "Do
+        not attack", kept); an invasion by one of its
         Ground Forces (one aboard a Transport first) of a planet it does not hold, where the Ground Force is or
         next to it."""
         rows = super().example_rows(campaign, faction)
@@ -31,10 +32,11 @@ class GalacticWarPresentation(Presentation):
             first, *others = rows["moves"]
             rest = [u for u in ships if u.id not in own] or ships  # the order text moves another ship
             path = sorted(world.neighbours(rest[0].system, wormholes=False), key=_number) or [rest[0].system]
-            text = {lang: f"G: {UNIT_TYPE.choice_label(rest[0].type, lang).lower()} – {rest[0].system} – {path[-1]}"
-                    for lang in LANGUAGES}
+            move = f"{rest[0].system} – {path[-1]}"
             rows["moves"] = [{**first, "origin": origin, "units": ", ".join(own), "path": near[0]},
-                             *({**row, "text": text} if row.get("text") else row for row in others)]
+                             *({**row, "text": {lang: f"G: {UNIT_TYPE.choice_label(rest[0].type, lang).lower()} – "
+                                                      f"{move}{_remark(row['text'], lang)}" for lang in LANGUAGES}}
+                               if row.get("text") else row for row in others)]
         ground = sorted((u for u in world.units.values() if u.race == faction and u.type == "GF"),
                         key=lambda u: (u.aboard not in world.units, u.id))  # those aboard a Transport first
         for unit in ground:
@@ -67,3 +69,10 @@ UNIT_TYPE = next(c for c in UNITS.columns if c.key == "type")
 def _number(system: str) -> tuple[int, str]:
     """Systems in their numbers' order (2 before 10)."""
     return (int(system), system) if system.isdigit() else (10**9, system)
+
+
+def _remark(text: Any, lang: str) -> str:
+    """What follows the move in an example's order text (". Не атаковать"), in ``lang``: kept as written."""
+    written = str(text.get(lang) or text.get("en") or "") if isinstance(text, dict) else str(text or "")
+    head, dot, tail = written.partition(". ")
+    return f"{dot}{tail}" if dot else ""
