@@ -80,7 +80,7 @@ def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
     every = []
     for side, key in (("project", "project_peak_mb"), ("floor", "floor_peak_mb")):
         peaks = [(step[side] if side in step else step).get("peak_mb") for step in steps
-                 if kind == "floor" or side == "project"]
+                 if kind in ("floor", "floor-warm") or side == "project"]
         if peaks and None not in peaks:
             out[key] = max(peaks)
             every += peaks

@@ -361,10 +361,14 @@ def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Seq
     from adjudicator.outputs.references import shown_reference
 
     source = _ledger_source(wb)
+    new_rows = []
     for line in lines:
         row = ledger_row(line)
-        source.append([dumps([*row[:-1], shown_reference(row[-1])])])
-    ledger_rows = [loads(str(r[0])) for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
+        new_rows.append([*row[:-1], shown_reference(row[-1])])
+        source.append([dumps(new_rows[-1])])
+    texts = [r[0] for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
+    # the earlier turns' lines read from their text; the turn's own kept as made, not read back
+    ledger_rows = [loads(str(text)) for text in texts[:len(texts) - len(new_rows)]] + new_rows
     old_dice = _sheet_of(wb, DICE)
     keyed = _dice_rows(old_dice) if old_dice is not None else []
     keyed += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]
