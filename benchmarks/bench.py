@@ -10,10 +10,11 @@
    measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory.
 2. Scaling: star_sectors at each number of factions of ``--scaling`` (``--scaling-orders`` rows each), the CPU
    seconds of check and of the whole run after a check of another copy (what a process pays once, its imports
-   and first calls, is not what grows with the factions), each doubling's factor (target: at most 2.2×), the project's own peak
-   memory (the highest of its steps, each measured apart from the floor's) and the largest writer worker's
-   (target: both under 500 MB at 160 factions), and the same for the floor (what the floor reads and writes; the
-   master's Map sheet grows with the map, each order workbook's dropdowns only with its own faction).
+   and first calls, is not what grows with the factions), each doubling's factor (target: at most 2.2×), the
+   project's own peak memory (the highest of its steps, each measured apart from the floor's) and the largest
+   writer worker's (target: both under 500 MB at 160 factions), and the same for the floor (what the floor reads
+   and writes; the master's Map sheet grows with the map, each order workbook's dropdowns only with its own
+   faction).
 Targets (issue 16): run and check within 1.5× of the floor. The machine's load is recorded with the figures.
 """
 

@@ -4,12 +4,12 @@ A ruleset's presentation proposes one example per order type (``Presentation.exa
 faction has its own list of (its units, its systems: ``Presentation.choice_lists``) is taken from that list.
 Then the rows are put through the ruleset's own checks, the ones a submitted workbook meets
 (:func:`adjudicator.engine.validity.check_orders`), every sheet's examples together, as a player copying them
-all would send them: where a row is refused,
-other values are tried in its cells, one cell at a time (the faction's own list, a choice's other words, a
-smaller number), and kept where they leave fewer errors. A row still refused then is left out where that leaves
-fewer errors, but never a sheet's last example (the sheet's form is still shown: an order type the faction
-cannot give this turn). No rule is written here: what is valid is what
-the checks accept.
+all would send them. Where a row is refused, other values are tried in its cells, one cell at a time (the
+faction's own list, a choice's other words, a smaller number), and kept where they leave fewer errors; the
+first column, which says what order the example shows, is kept. A row still refused then is left out where
+that leaves fewer errors, but never a sheet's last example (the sheet's form is still shown: an order type the
+faction cannot give this turn). A warning counts too, far less than an error: of two rows without errors, the
+one without a warning is kept. No rule is written here: what is valid is what the checks accept.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from adjudicator.engine.presentation import offered_in
 from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset
-from adjudicator.engine.sheets import Kind, TableSchema
+from adjudicator.engine.sheets import Kind
 from adjudicator.i18n import render
 
 #: The other values tried in one cell of a refused example (the first of the faction's list).
@@ -85,16 +85,14 @@ def sendable(ruleset: Ruleset, campaign: Campaign, faction: str, lang: str,
     """``examples`` (by sheet key) made rows the faction could send: see the module's docstring."""
     checker = _Checker(ruleset, campaign, faction, lang)
     tables: dict[str, list[dict[str, Any]]] = {}
-    lists: dict[str, dict[str, list[str]]] = {}
-    for schema in ruleset.order_schemas:
-        columns = [c for c in schema.columns if not c.computed]
-        lists[schema.key] = {c.key: offered_in(offered, schema.key, c.key) for c in columns}
-        tables[schema.key] = [for_this_faction(values, columns, lists[schema.key])
-                              for values in examples.get(schema.key) or []]
+    columns = {s.key: [c for c in s.columns if not c.computed] for s in ruleset.order_schemas}
+    lists = {key: {c.key: offered_in(offered, key, c.key) for c in shown} for key, shown in columns.items()}
+    for key, shown in columns.items():
+        tables[key] = [for_this_faction(values, shown, lists[key]) for values in examples.get(key) or []]
     weights = checker.weights(tables)
-    for schema in ruleset.order_schemas:
-        if any(weights[schema.key]):
-            tables, weights = _mended(checker, schema, tables, weights, lists[schema.key])
+    for key, shown in columns.items():
+        if any(weights[key]):
+            tables, weights = _mended(checker, key, shown, tables, weights, lists[key])
     return tables
 
 
@@ -113,13 +111,11 @@ def _total(weights: Mapping[str, Sequence[int]]) -> int:
     return sum(sum(counts) for counts in weights.values())
 
 
-def _mended(checker: _Checker, schema: TableSchema, tables: dict[str, list[dict[str, Any]]],
+def _mended(checker: _Checker, key: str, columns: Sequence[Any], tables: dict[str, list[dict[str, Any]]],
             weights: dict[str, list[int]], offered: Mapping[str, Sequence[str]]
             ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[int]]]:
-    """The examples of ``schema``'s sheet mended cell by cell, then the rows still refused left out (the other
-    sheets' examples beside them, as they are)."""
-    key = schema.key
-    columns = [c for c in schema.columns if not c.computed]
+    """The examples of the sheet ``key`` (its ``columns`` a player fills) mended cell by cell, then the rows still
+    refused left out (the other sheets' examples beside them, as they are)."""
     for index in range(len(tables[key])):
         for column in columns[1:]:  # the first column says which order the example shows: kept
             if not weights[key][index] or checker.left <= 0:

@@ -26,7 +26,7 @@ NOT_THIS_TURN = {("coordinated_orders", "V01"), ("coordinated_orders", "A03")}
 def _order_sheets(wb: Any) -> dict[str, list[Any]]:
     """Each visible order sheet's header row, by sheet name (the Instructions sheet is the first)."""
     return {ws.title: [c.value for c in ws[1]] for ws in wb.worksheets[1:]
-            if ws.sheet_state == "visible" and ws.max_row >= 1 and ws.cell(1, 1).value}
+            if ws.sheet_state == "visible" and ws.cell(1, 1).value}
 
 
 def copy_examples(path: Path, target: Path, lang: str) -> int:
