@@ -12,6 +12,10 @@ Each sheet's XML goes to a temporary file as XlsxWriter assembles it, not to mem
 every sheet lives at once until the zip is written (as a text four bytes a character, then encoded), which at
 160 factions was 77 MB of the master writer's peak (``benchmarks/README.md``). XlsxWriter dates the members
 it writes from files 31 January 1980 in every time zone, and gives them the temporary file's mode (``0600``).
+Nor does XlsxWriter's table of every cell of every sheet live until the save: each sheet's ``<sheetData>`` is
+written to a temporary file as soon as its cells are, and its cells let go (but a chart's data and a link's
+cells, which the save reads again); its formats are numbered then, in the order the save would number them,
+so the bytes are those of a save that kept every cell (``tests/core/test_table_tab.py``).
 
 A workbook holding something this module does not translate (conditional formats, tables, a protection
 password, gradient fills, …) raises :class:`Untranslatable`; :func:`save_workbook` then saves it with
@@ -23,6 +27,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -109,12 +115,16 @@ def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
         "in_memory": False,  # each sheet's XML in a temporary file (the module's docstring)
         "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
         "nan_inf_to_errors": True})
+    writer = _Writer(wb, out)
     try:
-        _Writer(wb, out).write()
+        writer.write()
     except Untranslatable:
         out.fileclosed = True  # nothing written: the caller saves with openpyxl
         raise
-    out.close()
+    else:
+        out.close()
+    finally:
+        writer.close()
 
 
 # --------------------------------------------------------------------------------------------- checks
@@ -269,6 +279,31 @@ def _exact_width_sheet_class() -> type:
     class ExactWidths(XWorksheet):  # type: ignore[misc]
         exact: dict[int, float]
         heights: dict[int, float]
+        early: Any = None  # the sheet's <sheetData>, written as soon as its cells were (see write_cells_now)
+
+        def write_cells_now(self, early: Any | None) -> None:
+            """Give the sheet's cell formats their numbers now, as the save would (its columns' formats, then
+            its rows' and cells'), so that numbering the sheets in their order one at a time gives each format
+            the number it gets when all are written at the end; and, given ``early`` (a text file), write the
+            sheet's ``<sheetData>`` there and let go of its cells: XlsxWriter keeps every cell of every sheet
+            until the save, which was most of the master's writer memory (the module's docstring)."""
+            written, self.fh = self.fh, io.StringIO()
+            try:
+                self._write_cols()  # numbers its column formats, as _assemble_xml_file does before the rows
+                self.fh = early if early is not None else io.StringIO()
+                self._write_sheet_data()
+            finally:
+                self.fh = written
+            if early is not None:
+                self.early = early
+                self.table.clear()
+
+        def _write_sheet_data(self) -> None:
+            if self.early is None:
+                super()._write_sheet_data()
+                return
+            self.early.seek(0)
+            shutil.copyfileobj(self.early, self.fh)
 
         def _write_row(self, row: int, spans: Any, row_info: Any = None, empty_row: bool = False) -> None:
             height = getattr(self, "heights", {}).get(row)
@@ -330,6 +365,25 @@ def _sheet_class() -> type:
 _QUOTED = re.compile(r"^'(.*)'!(.+)$|^([^!]+)!(.+)$")
 
 
+def _charted_titles(wb: Workbook, out: Any) -> set[str] | None:
+    """The titles of the sheets a chart of ``wb`` takes its values, categories or names from, as XlsxWriter
+    reads them when it caches a chart's data; ``None`` when one of them cannot be told (every sheet may be)."""
+    titles = set()
+    for ws in wb.worksheets:
+        for chart in ws._charts:  # noqa: SLF001
+            for series in chart.series:
+                for ref in (series.val.numRef if series.val is not None else None,
+                            (series.cat.numRef or series.cat.strRef) if series.cat is not None else None,
+                            series.tx.strRef if series.tx is not None else None):
+                    if ref is None:
+                        continue
+                    title = out._get_chart_range(ref.f or "")[0]  # noqa: SLF001 - XlsxWriter's own reading
+                    if title is None:
+                        return None
+                    titles.add(title)
+    return titles
+
+
 def _local_range(ref: str) -> str:
     """``A1:F20`` of a print area such as ``'Report T01'!$A$1:$F$20``."""
     found = _QUOTED.match(ref)
@@ -343,6 +397,11 @@ class _Writer:
         self.out = out
         self.formats: dict[tuple[int, ...], Any] = {}
         self.streamed_formats: dict[Any, Any] = {}
+        self.early: list[Any] = []  # the temporary files holding sheets' cells written early
+
+    def close(self) -> None:
+        for early in self.early:
+            early.close()
 
     def ws_of(self, sheet: Any) -> Worksheet:
         return self.wb[sheet.name]
@@ -369,10 +428,18 @@ class _Writer:
             if name.startswith("_xlnm."):
                 continue
             out.define_name(name, "=" + defined.attr_text)
+        charted = _charted_titles(wb, out)
         for ws, sheet in zip(wb.worksheets, sheets, strict=True):
             for name, defined in ws.defined_names.items():
                 out.define_name(f"{_quoted(ws.title)}!{name}", "=" + defined.attr_text)
             self.sheet(ws, sheet)
+            # its <sheetData> written now and its cells let go, but for the cells XlsxWriter reads again when it
+            # saves: a chart's data (cached in the chart) and a link's cell
+            keep = charted is None or ws.title in charted or bool(sheet.hyperlinks)
+            early = None if keep else tempfile.TemporaryFile("w+", encoding="utf-8", dir=out.tmpdir)
+            if early is not None:
+                self.early.append(early)
+            sheet.write_cells_now(early)
         active = wb.active
         if active is not None:
             index = wb.worksheets.index(active)

@@ -620,36 +620,41 @@ def _fit(text: str, style: Style, width: float, derived: dict[int, Style]) -> tu
 
 # ------------------------------------------------------------------------------------------- writing
 def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None:
-    """Write ``tab`` on the XlsxWriter ``sheet`` (fast_save.py's sheet class, exact widths and heights)."""
-    laid = lay_out(table_cells(tab) if tab.kind == "table" else report_cells(tab))
+    """Write ``tab`` on the XlsxWriter ``sheet`` (fast_save.py's sheet class, exact widths and heights): a
+    table from its rows (:mod:`adjudicator.outputs.table_tab`, the same cells as :func:`write_laid` writes of
+    its :func:`table_cells` without holding them all), a report as its laid-out cells."""
+    if tab.kind == "table":
+        from adjudicator.outputs.table_tab import write_table
 
-    by_id: dict[int, Any] = {}  # the few style objects of a tab, each looked up once
+        write_table(tab, sheet, format_of(formats, out))
+        return
+    write_laid(lay_out(report_cells(tab)), tab, sheet, formats, out)
+
+
+def format_of(formats: dict[Style, Any], out: Any) -> Any:
+    """The XlsxWriter format of a style (None: the default), made once per style in ``formats`` (a workbook's)
+    and looked up once per style object."""
+    by_id: dict[int, tuple[Style, Any]] = {}  # the few style objects of a tab (kept: their ids stay theirs)
 
     def fmt(style: Style | None) -> Any:
         if style is None:
             return None
-        found = by_id.get(id(style), by_id)
-        if found is not by_id:
-            return found
+        found = by_id.get(id(style))
+        if found is not None:
+            return found[1]
         if style not in formats:
             props = style.xlsxwriter()
             formats[style] = out.add_format(props) if props else None
-        by_id[id(style)] = formats[style]
+        by_id[id(style)] = (style, formats[style])
         return formats[style]
 
-    exact: dict[int, float] = {}
-    as_text = set(tab.text_columns) if tab.kind == "table" else set()
-    for col in sorted(laid.widths):
-        width = laid.widths[col]
-        if width:
-            sheet.set_column(col - 1, col - 1, width, fmt(TEXT) if col in as_text else None)
-            exact[col - 1] = float(width)
-    sheet.exact = exact
-    heights: dict[int, float] = {}
-    for row in sorted(laid.heights):
-        sheet.set_row(row - 1, laid.heights[row], None)
-        heights[row - 1] = float(laid.heights[row])
-    sheet.heights = heights
+    return fmt
+
+
+def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None:
+    """Write the laid-out cells of ``tab`` on the XlsxWriter ``sheet``."""
+    fmt = format_of(formats, out)
+    write_sizes(laid, tab, sheet, fmt)
     write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
     for (row, col), (value, kind, style) in laid.cells:
         r, c, f = row - 1, col - 1, fmt(style)
@@ -674,6 +679,28 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
                 write_string(r, c, value, f)
             else:
                 write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+    write_view_and_print(laid, tab, sheet)
+
+
+def write_sizes(laid: Laid, tab: Tab, sheet: Any, fmt: Any) -> None:
+    """The columns' widths (a table's text columns formatted as text) and the rows' heights, exact."""
+    exact: dict[int, float] = {}
+    as_text = set(tab.text_columns) if tab.kind == "table" else set()
+    for col in sorted(laid.widths):
+        width = laid.widths[col]
+        if width:
+            sheet.set_column(col - 1, col - 1, width, fmt(TEXT) if col in as_text else None)
+            exact[col - 1] = float(width)
+    sheet.exact = exact
+    heights: dict[int, float] = {}
+    for row in sorted(laid.heights):
+        sheet.set_row(row - 1, laid.heights[row], None)
+        heights[row - 1] = float(laid.heights[row])
+    sheet.heights = heights
+
+
+def write_view_and_print(laid: Laid, tab: Tab, sheet: Any) -> None:
+    """The frozen header, the filter and the print setup."""
     if laid.freeze:
         sheet.freeze_panes(int(laid.freeze[1:]) - 1, 0)
     if laid.autofilter:

@@ -461,6 +461,7 @@ def _stage(
             pictures.decorate_master(wb, label)
             return stale
 
+        pictures.draw_master_maps()
         return write_master_file(base, turn, build, staging / "campaign_after.xlsx",
                                  lambda names: master.sheets_written_anew(ruleset, names), atomic_save_fast)
 

@@ -19,13 +19,11 @@ class DrawnMap:
     picture: Picture
 
 
-def turn_maps(ruleset: Any, campaign: Any, result: Any) -> dict[str, DrawnMap]:
-    """Every reader's map of the turn (faction IDs, GM, PUBLIC); empty when the ruleset draws none. The
-    views are built here; the pictures are drawn on both cores where that pays (see
-    :func:`~adjudicator.outputs.parallel.in_parallel`: the same bytes as in one process), each worker drawing
-    on the figure its readers share (:class:`~adjudicator.outputs.maps.draw.SharedGrid`)."""
-    from adjudicator.outputs.parallel import in_parallel
-
+def turn_views(ruleset: Any, campaign: Any, result: Any) -> dict[str, tuple[MapView, str]]:
+    """Every reader's view of the turn's map and the language it is drawn in (faction IDs, GM, PUBLIC); empty
+    when the ruleset draws none. The figure the readers of a large grid share
+    (:class:`~adjudicator.outputs.maps.draw.SharedGrid`) is made here, before any worker is forked to draw
+    on it: the workers inherit it."""
     readers = {f: campaign.factions[f].language for f in sorted(campaign.factions)}
     readers[GM] = campaign.language
     readers[PUBLIC] = campaign.language
@@ -36,7 +34,16 @@ def turn_maps(ruleset: Any, campaign: Any, result: Any) -> dict[str, DrawnMap]:
             return {}
         views[reader] = (view, lang)
     if views:
-        SharedGrid.of(next(iter(views.values()))[0])  # made before the workers start: they inherit it
+        SharedGrid.of(next(iter(views.values()))[0])
+    return views
+
+
+def turn_maps(ruleset: Any, campaign: Any, result: Any) -> dict[str, DrawnMap]:
+    """Every reader's map of the turn, drawn on both cores where that pays (see
+    :func:`~adjudicator.outputs.parallel.in_parallel`: the same bytes as in one process)."""
+    from adjudicator.outputs.parallel import in_parallel
+
+    views = turn_views(ruleset, campaign, result)
     pictures = in_parallel([lambda v=view, lang=lang: render_many([(v, lang)])[0] for view, lang in views.values()])
     return {reader: DrawnMap(view, picture) for (reader, (view, _)), picture in zip(views.items(), pictures,
                                                                                      strict=True)}

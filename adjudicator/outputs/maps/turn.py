@@ -1,6 +1,12 @@
-"""The pictures of one turn, as the pipeline stages it: maps drawn once, then added to each faction's
-result workbook (Map, Changes and History tabs, map files beside it), to the results folder (the public
-map) and to campaign.xlsx (the GM's map on the turn's Map tab, the History sheet with its charts)."""
+"""The pictures of one turn, as the pipeline stages it: each reader's map drawn by the job that writes its
+workbook, then added to each faction's result workbook (Map, Changes and History tabs, map files beside it),
+to the results folder (the public map) and to campaign.xlsx (the GM's map on the turn's Map tab, the History
+sheet with its charts).
+
+Only the readers' views (what each may see) and the figure a large grid's readers share are made before the
+writers are forked; each job draws its own reader's picture: held by the forking process, the pictures of
+every reader (160 factions: 162 PNG and SVG files, 16 MB, with what drawing them left behind) were in every
+writer's memory (``benchmarks/master_memory.py``)."""
 
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from adjudicator.outputs.maps.changes import (
     write_changes,
 )
 from adjudicator.outputs.maps.charts import Point, earlier_points, measure_names, turn_points, write_history
-from adjudicator.outputs.maps.sheets import DrawnMap, add_map_tab, turn_maps, write_map_files
+from adjudicator.outputs.maps.draw import render_many
+from adjudicator.outputs.maps.sheets import DrawnMap, add_map_tab, turn_views, write_map_files
 from adjudicator.outputs.maps.stored import keep_view
 from adjudicator.outputs.maps.view import GM, PUBLIC
 
@@ -31,22 +38,31 @@ class TurnPictures:
         for line in ledger.lines:
             self.lines.setdefault(line.faction, []).append(line)
         self.tables: Tables | None = None  # the state tables split by faction, when the first results need them
-        self.maps: dict[str, DrawnMap] = turn_maps(ruleset, campaign, result)
-        results = staging / "results"
-        for reader in self.maps:
-            write_map_files(self.maps[reader], staging if reader == GM else results, reader)
+        self.views = turn_views(ruleset, campaign, result)
+        self.gm_map: DrawnMap | None = None  # drawn by the job writing campaign.xlsx (draw_master_maps)
+        self.folders = {reader: staging if reader == GM else staging / "results" for reader in self.views}
         lang = campaign.language
         forces: dict[str, float] = {}
-        if GM in self.maps:
-            for unit in self.maps[GM].view.units:
+        if GM in self.views:
+            for unit in self.views[GM][0].units:
                 forces[unit.owner] = forces.get(unit.owner, 0) + unit.strength
         self.accounts = sorted({a for _, a in result.closing_balances})
         label_of = ruleset.account_label  # the ruleset's words for its accounts ("credits": Кредиты)
         self.points: list[Point] = earlier_points(base, lang, self.accounts, campaign.turn, label_of)
         self.points += turn_points(campaign.turn, result.closing_balances, forces, lang, label_of)
 
+    def drawn(self, reader: str) -> DrawnMap | None:
+        """``reader``'s map, drawn, its files written (``<reader>.map.png`` and ``.svg``); None without a map."""
+        if reader not in self.views:
+            return None
+        view, lang = self.views[reader]
+        drawn = DrawnMap(view, render_many([(view, lang)])[0])
+        write_map_files(drawn, self.folders[reader], reader)
+        return drawn
+
     def decorate_results(self, wb: Any, faction: str, submission: Any, result: Any, lang: str, label: str) -> None:
-        add_map_tab(wb, self.maps.get(faction), lang, f"{msg('Map').render(lang)} {label}")
+        drawn = self.drawn(faction)
+        add_map_tab(wb, drawn, lang, f"{msg('Map').render(lang)} {label}")
         report = _find(wb, f"{msg('Report').render(lang)} {label}")
         ledger_tab = _find(wb, f"{msg('Ledger').render(lang)} {label}")
         orders = submission.orders if submission is not None else None
@@ -64,7 +80,6 @@ class TurnPictures:
                                  result.tables)
         changes = unit_changes(self.tables, faction, causes, accounts, lang)
         changes += balance_changes(lines, causes, ledger_tab)
-        drawn = self.maps.get(faction)
         changes += seen_changes(drawn.view if drawn else None, faction, causes)
         write_changes(wb, changes, lang, f"{msg('Changes').render(lang)} {label}")
         names = measure_names(self.accounts, lang, self.ruleset.account_label)
@@ -72,15 +87,22 @@ class TurnPictures:
                for p in self.points if p.faction == faction]
         write_history(wb, own, lang, faction)
 
-    def decorate_master(self, wb: Any, label: str) -> None:
-        lang = self.campaign.language
-        add_map_tab(wb, self.maps.get(GM), lang, f"{label} {msg('Map').render(lang)}")
-        if GM in self.maps:  # kept as data: drawn again when the GM changes the campaign's language
-            keep_view(wb, self.maps[GM].view, lang)
-        write_history(wb, self.points, lang)
+    def draw_master_maps(self) -> None:
+        """The GM's and the public map drawn (their files written), before campaign.xlsx is built: what drawing
+        them leaves in memory is handed back first, not carried through the master's save."""
+        from adjudicator.outputs.parallel import release_free_memory
 
-    def public_map(self) -> DrawnMap | None:
-        return self.maps.get(PUBLIC)
+        self.gm_map = self.drawn(GM)
+        self.drawn(PUBLIC)
+        release_free_memory()
+
+    def decorate_master(self, wb: Any, label: str) -> None:
+        """The GM's map (:meth:`draw_master_maps`) and the History on campaign.xlsx."""
+        lang = self.campaign.language
+        add_map_tab(wb, self.gm_map, lang, f"{label} {msg('Map').render(lang)}")
+        if self.gm_map is not None:  # kept as data: drawn again when the GM changes the campaign's language
+            keep_view(wb, self.gm_map.view, lang)
+        write_history(wb, self.points, lang)
 
 
 def turn_pictures(folder: Any, base: Path, campaign: Any, ruleset: Any, result: Any, ledger: Any,
