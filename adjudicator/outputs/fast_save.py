@@ -279,31 +279,79 @@ def _exact_width_sheet_class() -> type:
     class ExactWidths(XWorksheet):  # type: ignore[misc]
         exact: dict[int, float]
         heights: dict[int, float]
-        early: Any = None  # the sheet's <sheetData>, written as soon as its cells were (see write_cells_now)
+        early: Any = None  # the sheet's rows, written as soon as its cells were (see write_cells_now)
+        rows_written = 0  # the rows before this one (from 0) are in ``early``
+        columns_numbered = False
+
+        def start_early(self, early: Any) -> None:
+            """Write the sheet's rows to ``early`` (a text file) as they are done (:meth:`rows_done`), then the
+            rest when its cells are all made (:meth:`write_cells_now`), and let go of their cells: XlsxWriter
+            keeps every cell of every sheet until the save, which was most of the master's writer memory (the
+            module's docstring). Only for a sheet whose cells the save does not read again (no chart's data, no
+            link)."""
+            self.early = early
+
+        def rows_done(self, upto: int) -> None:
+            """The rows before ``upto`` (from 0) hold all their cells: write them, in whole blocks of 16 rows
+            (each block's rows carry the block's span), when the sheet is written early."""
+            end = upto - upto % 16
+            if self.early is None or self.dim_rowmin is None or end <= self.rows_written:
+                return
+            self._write_rows_to_early(end)
 
         def write_cells_now(self, early: Any | None) -> None:
             """Give the sheet's cell formats their numbers now, as the save would (its columns' formats, then
             its rows' and cells'), so that numbering the sheets in their order one at a time gives each format
             the number it gets when all are written at the end; and, given ``early`` (a text file), write the
-            sheet's ``<sheetData>`` there and let go of its cells: XlsxWriter keeps every cell of every sheet
-            until the save, which was most of the master's writer memory (the module's docstring)."""
-            written, self.fh = self.fh, io.StringIO()
-            try:
-                self._write_cols()  # numbers its column formats, as _assemble_xml_file does before the rows
-                self.fh = early if early is not None else io.StringIO()
-                self._write_sheet_data()
-            finally:
-                self.fh = written
+            sheet's remaining rows there and let go of their cells (:meth:`start_early`)."""
             if early is not None:
                 self.early = early
-                self.table.clear()
+            if self.early is None:
+                self._number_columns()
+                written, self.fh = self.fh, io.StringIO()
+                try:
+                    self._write_sheet_data()  # only to number its formats: the save writes the rows again
+                finally:
+                    self.fh = written
+            elif self.dim_rowmin is not None:
+                self._write_rows_to_early(self.dim_rowmax + 1)
+
+        def _number_columns(self) -> None:
+            if not self.columns_numbered:
+                written, self.fh = self.fh, io.StringIO()
+                try:
+                    self._write_cols()  # as _assemble_xml_file does before the rows; the text is not kept
+                finally:
+                    self.fh = written
+                self.columns_numbered = True
+
+        def _write_rows_to_early(self, end: int) -> None:
+            """Rows ``rows_written`` to ``end`` (excluded) written to ``early`` as the save writes them, their
+            cells let go."""
+            self._number_columns()
+            start = self.rows_written
+            low, high, written = self.dim_rowmin, self.dim_rowmax, self.fh
+            self.dim_rowmin, self.dim_rowmax, self.fh = max(start, low), min(end - 1, high), self.early
+            try:
+                if self.dim_rowmin <= self.dim_rowmax:
+                    self._write_rows()
+            finally:
+                self.dim_rowmin, self.dim_rowmax, self.fh = low, high, written
+            for row in range(start, end):
+                self.table.pop(row, None)
+            self.rows_written = end
 
         def _write_sheet_data(self) -> None:
             if self.early is None:
                 super()._write_sheet_data()
                 return
+            if self.dim_rowmin is None:
+                self._xml_empty_tag("sheetData")
+                return
+            self._xml_start_tag("sheetData")
             self.early.seek(0)
             shutil.copyfileobj(self.early, self.fh)
+            self._xml_end_tag("sheetData")
 
         def _write_row(self, row: int, spans: Any, row_info: Any = None, empty_row: bool = False) -> None:
             height = getattr(self, "heights", {}).get(row)
@@ -399,6 +447,12 @@ class _Writer:
         self.streamed_formats: dict[Any, Any] = {}
         self.early: list[Any] = []  # the temporary files holding sheets' cells written early
 
+    def early_file(self) -> Any:
+        """A temporary file for a sheet's rows written early (closed by :meth:`close`)."""
+        early = tempfile.TemporaryFile("w+", encoding="utf-8", dir=self.out.tmpdir)
+        self.early.append(early)
+        return early
+
     def close(self) -> None:
         for early in self.early:
             early.close()
@@ -428,18 +482,23 @@ class _Writer:
             if name.startswith("_xlnm."):
                 continue
             out.define_name(name, "=" + defined.attr_text)
+        from adjudicator.outputs import streamed
+
         charted = _charted_titles(wb, out)
         for ws, sheet in zip(wb.worksheets, sheets, strict=True):
             for name, defined in ws.defined_names.items():
                 out.define_name(f"{_quoted(ws.title)}!{name}", "=" + defined.attr_text)
+            # its rows written now and its cells let go, but for the cells XlsxWriter reads again when it saves:
+            # a chart's data (cached in the chart) and a link's cell. A streamed tab (no links) from its first
+            # rows: a table's rows are written as they are made (table_tab.py)
+            keep = charted is None or ws.title in charted
+            if not keep and streamed.tab_of(ws) is not None:
+                sheet.start_early(self.early_file())
             self.sheet(ws, sheet)
-            # its <sheetData> written now and its cells let go, but for the cells XlsxWriter reads again when it
-            # saves: a chart's data (cached in the chart) and a link's cell
-            keep = charted is None or ws.title in charted or bool(sheet.hyperlinks)
-            early = None if keep else tempfile.TemporaryFile("w+", encoding="utf-8", dir=out.tmpdir)
-            if early is not None:
-                self.early.append(early)
-            sheet.write_cells_now(early)
+            if sheet.early is not None and sheet.hyperlinks:  # never made: a streamed tab has no links
+                raise Untranslatable("a link on a tab written early")
+            keep = keep or bool(sheet.hyperlinks)
+            sheet.write_cells_now(None if keep or sheet.early is not None else self.early_file())
         active = wb.active
         if active is not None:
             index = wb.worksheets.index(active)

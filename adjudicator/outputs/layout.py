@@ -84,11 +84,25 @@ NUMBER_INDENT = 1
 #: ``indent``; LibreOffice's xlsx import: 3 × the default font's space), a space being half a "0".
 INDENT_WIDTH = 1.5
 
-@lru_cache(maxsize=65536)
+#: How many measures of texts (their widths, their lines) each cache keeps.
+MEASURES_KEPT = 65536
+#: Each letter's width, regular (False) and bold (True), as it is first met (letter_widths.py).
+_LETTERS: dict[bool, dict[str, float]] = {False: {}, True: {}}
+
+
 def text_width(text: str, bold: bool = False, size: float = 11.0) -> float:
     """Width of one line of ``text`` in widths of a "0" of the 11-point default font: DejaVu Sans' own letter
-    widths (letter_widths.py), bold or regular."""
-    return sum(letter_width(c, bold) for c in text) * size / 11.0
+    widths (letter_widths.py), bold or regular. Not kept: summed from a table of the letters met, it costs
+    about what a cache's lookup did (at 160 factions a cache of 65,536 texts was full, missed one call in
+    nine, and held about 20 MB of the master writer's peak, benchmarks/master_memory.py)."""
+    letters = _LETTERS[bold]
+    try:
+        total = sum(map(letters.__getitem__, text))
+    except KeyError:
+        for letter in set(text).difference(letters):
+            letters[letter] = letter_width(letter, bold)
+        total = sum(map(letters.__getitem__, text))
+    return total * size / 11.0
 
 
 def line_pieces(paragraph: str) -> list[tuple[str, bool]]:
@@ -254,7 +268,7 @@ def sure_width(text: str, width: float, bold: bool = False, steps: int = 10, siz
     return width
 
 
-_lines = lru_cache(maxsize=65536)(wrapped_lines)
+_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
 
 
 class WrappedText(NamedTuple):

@@ -26,6 +26,7 @@ from adjudicator.i18n import Msg, render
 from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
+    MEASURES_KEPT,
     NUMBER_INDENT,
     ONE_LINE,
     PORTRAIT_WIDTH,
@@ -447,7 +448,7 @@ class Laid:
     merges: tuple[tuple[int, int, int, int], ...] = ()
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MEASURES_KEPT)
 def _measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
     """(widest line, longest word, the whole text on one line) of ``text``, in "0" widths."""
     widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
@@ -455,7 +456,7 @@ def _measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
     return widest_line, longest_word, text_width(text, bold, size)
 
 
-_lines = lru_cache(maxsize=65536)(wrapped_lines)
+_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
 
 
 def lay_out(cells: Cells) -> Laid:

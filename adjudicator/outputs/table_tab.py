@@ -5,7 +5,8 @@ table as a dictionary of cells, each a list, then lists of them in row order: at
 Ledger (31,680 lines, 253,000 cells) took about 100 MB that way while it was written, the master writer's
 peak (``benchmarks/master_memory.py``). This module makes the same cells from the rows themselves, a row at a
 time, in three passes: what each column holds (its numbers, its texts), what each column's texts need (the
-widths, as the layout sets them), and each row's wraps and height, written as they are found. Every cell's
+widths, as the layout sets them), and each row's wraps and height, written as they are found (every
+:data:`CHUNK_ROWS` rows handed to fast_save.py's sheet, which writes them to its file and lets them go). Every cell's
 value, style, width and height is the one :func:`~adjudicator.outputs.streamed.write_laid` writes of the laid
 cells (``tests/core/test_table_tab.py`` compares the two ways' sheets byte for byte); only the texts each
 column holds once, the rows' values (shared where they repeat) and the tall rows' heights are kept.
@@ -46,6 +47,9 @@ from adjudicator.outputs.streamed import (
     write_sizes,
     write_view_and_print,
 )
+
+#: The rows handed to the sheet at a time, to be written and let go (fast_save.py's rows_done).
+CHUNK_ROWS = 4096
 
 #: A cell as the passes see it: (row, column, value, kind, style); the value None for an empty cell that is
 #: written for its style alone.
@@ -255,8 +259,13 @@ def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> Non
     laid = table.lay_out()
     write_sizes(laid, tab, sheet, fmt)
     write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
+    rows_done = getattr(sheet, "rows_done", None)  # fast_save.py's sheet: rows written as they are done
+    done_at = CHUNK_ROWS
     for row, col, value, kind, style in table.written(laid.heights):
         r, c, f = row - 1, col - 1, fmt(style)
+        if r >= done_at and rows_done is not None:
+            rows_done(r)
+            done_at = r + CHUNK_ROWS
         if value is None:
             if f is not None:
                 write_blank(r, c, None, f)

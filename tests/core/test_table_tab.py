@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Font
 
-from adjudicator.outputs import fast_save, streamed
+from adjudicator.outputs import fast_save, streamed, table_tab
 from adjudicator.outputs.fast_save import save_fast
 
 WORDS = ["Flota", "ALFA", "0201", "кредиты", "a cause long enough to need more than the fifty characters of its column",
@@ -52,7 +52,7 @@ def _both_ways(tab: streamed.Tab, monkeypatch: pytest.MonkeyPatch) -> tuple[byte
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(headers=st.lists(st.one_of(st.sampled_from(WORDS[:4] + ["Importe", "Causa"]), st.none(), st.just("")),
                         min_size=0, max_size=6),
-       rows=st.lists(st.lists(VALUES, min_size=0, max_size=7), min_size=0, max_size=12),
+       rows=st.lists(st.lists(VALUES, min_size=0, max_size=7), min_size=0, max_size=40),
        widths=st.lists(st.sampled_from([8, 12, 20, 40, 50]), max_size=6),
        text_columns=st.sets(st.integers(1, 7), max_size=3), filtered=st.booleans(), wrap_long=st.booleans(),
        lang=st.sampled_from(["es", "ru", "en"]))
@@ -62,6 +62,7 @@ def test_a_table_from_its_rows_is_the_table_from_its_cells(headers: list[Any], r
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     tab = streamed.Tab("table", lang, headers=headers, rows=rows, widths=widths, text_columns=sorted(text_columns),
                        filtered=filtered, wrap_long=wrap_long)
+    monkeypatch.setattr(table_tab, "CHUNK_ROWS", 16)  # rows written and let go 16 at a time
     from_rows, from_cells = _both_ways(tab, monkeypatch)
     assert from_rows == from_cells
 
@@ -72,8 +73,18 @@ def test_a_ledger_of_many_lines_is_the_same_both_ways(monkeypatch: pytest.Monkey
     tab = streamed.Tab("table", "ru", headers=["Turno", "Fase", "Facción", "Cuenta", "Cambio", "Saldo", "Causa",
                                                "Referencia"], rows=rows, widths=[8, 14, 12, 12, 10, 10, 50, 20],
                        text_columns=[2, 3, 4, 7, 8], filtered=False, wrap_long=False)
+    done: list[tuple[int, int]] = []
+    rows_done = fast_save._sheet_class().rows_done  # noqa: SLF001
+
+    def watched(sheet: Any, upto: int) -> None:
+        held = len(sheet.table)
+        rows_done(sheet, upto)
+        done.append((held, len(sheet.table)))
+
+    monkeypatch.setattr(fast_save._sheet_class(), "rows_done", watched)  # noqa: SLF001
     from_rows, from_cells = _both_ways(tab, monkeypatch)
     assert from_rows == from_cells
+    assert done == [(4096, 0)]  # the first 4,096 rows written and let go as the next is made
     wb = openpyxl.load_workbook(io.BytesIO(from_rows))
     ledger = wb["Ledger"]
     assert ledger.max_row == 6001 and ledger["C2"].value == "F0" and ledger["G4"].value == WORDS[1]
