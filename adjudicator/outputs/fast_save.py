@@ -12,10 +12,11 @@ Each sheet's XML goes to a temporary file as XlsxWriter assembles it, not to mem
 every sheet lives at once until the zip is written (as a text four bytes a character, then encoded), which at
 160 factions was 77 MB of the master writer's peak (``benchmarks/README.md``). XlsxWriter dates the members
 it writes from files 31 January 1980 in every time zone, and gives them the temporary file's mode (``0600``).
-Nor does XlsxWriter's table of every cell of every sheet live until the save: each sheet's ``<sheetData>`` is
-written to a temporary file as soon as its cells are, and its cells let go (but a chart's data and a link's
-cells, which the save reads again); its formats are numbered then, in the order the save would number them,
-so the bytes are those of a save that kept every cell (``tests/core/test_table_tab.py``).
+Nor does XlsxWriter's table of every cell of every sheet live until the save: each sheet's rows are written
+to a temporary file as soon as its cells are made, and its cells let go (but a chart's data and a link's
+cells, which the save reads again); a streamed table's rows a few thousand at a time as they are made
+(``table_tab.py``). Its formats are numbered then, in the order the save would number them, so the bytes are
+those of a save that kept every cell (``tests/core/test_table_tab.py``).
 
 A workbook holding something this module does not translate (conditional formats, tables, a protection
 password, gradient fills, …) raises :class:`Untranslatable`; :func:`save_workbook` then saves it with

@@ -84,7 +84,7 @@ NUMBER_INDENT = 1
 #: ``indent``; LibreOffice's xlsx import: 3 × the default font's space), a space being half a "0".
 INDENT_WIDTH = 1.5
 
-#: How many measures of texts (their widths, their lines) each cache keeps.
+#: How many texts each cache of measures keeps (a text's widths, its wrapped lines).
 MEASURES_KEPT = 65536
 #: Each letter's width, regular (False) and bold (True), as it is first met (letter_widths.py).
 _LETTERS: dict[bool, dict[str, float]] = {False: {}, True: {}}

@@ -656,18 +656,9 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
     """Write the laid-out cells of ``tab`` on the XlsxWriter ``sheet``."""
     fmt = format_of(formats, out)
     write_sizes(laid, tab, sheet, fmt)
-    write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
     for (row, col), (value, kind, style) in laid.cells:
-        r, c, f = row - 1, col - 1, fmt(style)
-        if value is None:
-            if f is not None:
-                write_blank(r, c, None, f)
-        elif kind == "s":
-            write_string(r, c, value, f)
-        elif kind == "b":
-            sheet.write_boolean(r, c, value, f)
-        else:
-            write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+        write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
+    write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
     for first_row, first_col, last_row, last_col in laid.merges:  # XlsxWriter writes the first cell itself
         sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
     anchors = {(m[0], m[1]) for m in laid.merges}
@@ -681,6 +672,19 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
             else:
                 write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
     write_view_and_print(laid, tab, sheet)
+
+
+def write_cell(sheet: Any, r: int, c: int, value: Any, kind: str, f: Any) -> None:
+    """One cell (from 0) as :func:`cell_value` made it: its value of its kind, or, empty, its format alone."""
+    if value is None:
+        if f is not None:
+            sheet.write_blank(r, c, None, f)
+    elif kind == "s":
+        sheet.write_string(r, c, value, f)
+    elif kind == "b":
+        sheet.write_boolean(r, c, value, f)
+    else:
+        sheet.write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
 
 
 def write_sizes(laid: Laid, tab: Tab, sheet: Any, fmt: Any) -> None:

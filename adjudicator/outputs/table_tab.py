@@ -15,7 +15,6 @@ column holds once, the rows' values (shared where they repeat) and the tall rows
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from decimal import Decimal
 from typing import Any
 
 from adjudicator.i18n import render
@@ -44,6 +43,7 @@ from adjudicator.outputs.streamed import (
     _memo_value,
     _shown,
     cell_value,
+    write_cell,
     write_sizes,
     write_view_and_print,
 )
@@ -164,6 +164,14 @@ class _Table:
             if text:
                 yield row, col, text, style or PLAIN
 
+    def _distinct(self) -> Iterator[tuple[int, str, Style]]:
+        """Each (column, text, style) of the measured cells once, in the cells' order."""
+        seen: set[tuple[int, str, Style]] = set()
+        for _, col, text, style in self.shown():
+            if (col, text, style) not in seen:
+                seen.add((col, text, style))
+                yield col, text, style
+
     def lay_out(self) -> Laid:
         """The widths, heights and print setup lay_out gives these cells (no cells: they are made again)."""
         tab, widths = self.tab, self.widths
@@ -177,11 +185,7 @@ class _Table:
             return Laid([], dict(widths), {}, None, True, False, False, freeze, autofilter)
         content: dict[int, float] = {}
         words: dict[int, float] = {}
-        seen: set[tuple[int, str, Style]] = set()
-        for _, col, text, style in self.shown():
-            if (col, text, style) in seen:
-                continue
-            seen.add((col, text, style))
+        for col, text, style in self._distinct():
             widest_line, longest_word, _ = _measure(text, style.bold, style.size)
             padding = CELL_PADDING + 0.5 + inset(style.indent)
             content[col] = max(content.get(col, 0.0), widest_line + padding)
@@ -189,11 +193,7 @@ class _Table:
         for col in range(1, self.last_col + 1):
             widths[col] = column_width(widths.get(col), content.get(col, 0.0), words.get(col, 0.0), WIDEST_COLUMN)
         wrapped: dict[Any, None] = {}
-        looked: set[tuple[int, str, Style]] = set()
-        for _, col, text, style in self.shown():
-            if (col, text, style) in looked:
-                continue
-            looked.add((col, text, style))
+        for col, text, style in self._distinct():
             found = wrapped_text(col, col, text, style.bold, style.size, inset(style.indent), style.wrap, widths)
             if found is not None:
                 wrapped[found] = None
@@ -258,21 +258,11 @@ def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> Non
     table = _Table(tab)
     laid = table.lay_out()
     write_sizes(laid, tab, sheet, fmt)
-    write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
     rows_done = getattr(sheet, "rows_done", None)  # fast_save.py's sheet: rows written as they are done
     done_at = CHUNK_ROWS
     for row, col, value, kind, style in table.written(laid.heights):
-        r, c, f = row - 1, col - 1, fmt(style)
-        if r >= done_at and rows_done is not None:
-            rows_done(r)
-            done_at = r + CHUNK_ROWS
-        if value is None:
-            if f is not None:
-                write_blank(r, c, None, f)
-        elif kind == "s":
-            write_string(r, c, value, f)
-        elif kind == "b":
-            sheet.write_boolean(r, c, value, f)
-        else:
-            write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+        if row - 1 >= done_at and rows_done is not None:
+            rows_done(row - 1)
+            done_at = row - 1 + CHUNK_ROWS
+        write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
     write_view_and_print(laid, tab, sheet)
