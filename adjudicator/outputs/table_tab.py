@@ -4,12 +4,13 @@
 table as a dictionary of cells, each a list, then lists of them in row order: at 160 factions the master's
 Ledger (31,680 lines, 253,000 cells) took about 100 MB that way while it was written, the master writer's
 peak (``benchmarks/master_memory.py``). This module makes the same cells from the rows themselves, a row at a
-time, in three passes: what each column holds (its numbers, its texts), what each column's texts need (the
-widths, as the layout sets them), and each row's wraps and height, written as they are found (every
-:data:`CHUNK_ROWS` rows handed to fast_save.py's sheet, which writes them to its file and lets them go). Every cell's
-value, style, width and height is the one :func:`~adjudicator.outputs.streamed.write_laid` writes of the laid
-cells (``tests/core/test_table_tab.py`` compares the two ways' sheets byte for byte); only the texts each
-column holds once, the rows' values (shared where they repeat) and the tall rows' heights are kept.
+time, in three passes: what each column holds (its numbers, its texts), each distinct text of each column
+(the widths, as the layout sets them, and the texts it wraps), and each row's wraps and height, found as the
+row is written (every :data:`CHUNK_ROWS` rows handed to fast_save.py's sheet, which writes them to its file
+and lets them go). Every cell's value, style, width and height is the one
+:func:`~adjudicator.outputs.streamed.write_laid` writes of the laid cells (``tests/core/test_table_tab.py``
+compares the two ways' sheets byte for byte); only the texts each column holds once and the rows' values
+(shared where they repeat) are kept.
 """
 
 from __future__ import annotations
@@ -125,55 +126,56 @@ class _Table:
             if filled:
                 last_row, last_col = row, max(last_col, filled[-1])
         self.last_row, self.last_col = last_row, last_col  # of the cells holding a value (all show a text)
-        self.fits: dict[tuple[str, Style, float], tuple[Style | None, float]] = {}  # by (text, style, width)
+        self.fits: dict[tuple[str, int, float], tuple[Style | None, float]] = {}  # by (text, style's id, width)
         self.derived: dict[int, Style] = {}  # one wrapped style per style (streamed._fit)
 
-    def cells(self) -> Iterator[Cell]:
-        """Every cell table_cells makes, in its order: the header, then each row's (a reserved column's cell
-        made even where it is empty)."""
+    def rows_of_cells(self) -> Iterator[list[Cell]]:
+        """Each row's cells as table_cells makes them, in its order: the header, then each row's (a reserved
+        column's cell made even where it is empty)."""
         styles = self.styles
         reserved, number_style, other_style = styles.reserved, styles.number_style, styles.other_style
-        for col, shown in enumerate(self.header, start=1):
-            style = styles.header_style(col)
-            if shown is None:
-                yield 1, col, None, "n", style
-            else:
-                yield 1, col, shown[0], shown[1], style
+        yield [(1, col, None, "n", styles.header_style(col)) if shown is None else
+               (1, col, shown[0], shown[1], styles.header_style(col)) for col, shown in enumerate(self.header, 1)]
         for row, values in enumerate(self.rows, start=2):
+            cells: list[Cell] = []
             for col, shown in enumerate(values, start=1):
                 if shown is None or shown[0] == "":
                     if col in other_style:
-                        yield row, col, None, "n", other_style[col]
+                        cells.append((row, col, None, "n", other_style[col]))
                     continue
                 value, kind = shown
-                if is_number(value, kind):
-                    yield row, col, value, kind, number_style[col]
-                else:
-                    yield row, col, value, kind, other_style.get(col)
+                style = number_style[col] if is_number(value, kind) else other_style.get(col)
+                cells.append((row, col, value, kind, style))
             for col in reserved:
                 if col > len(values):
-                    yield row, col, None, "n", other_style[col]
+                    cells.append((row, col, None, "n", other_style[col]))
+            yield cells
 
-    def shown(self) -> Iterator[tuple[int, int, str, Style]]:
-        """The cells whose text the layout measures: (row, column, text, style)."""
-        last_row, last_col = self.last_row, self.last_col
-        for row, col, value, _, style in self.cells():
-            if value is None or row > last_row or col > last_col:
-                continue
-            text = value if type(value) is str else _shown(value)
-            if text:
-                yield row, col, text, style or PLAIN
+    def _text(self, row: int, col: int, value: Any) -> str | None:
+        """The text the layout measures of a cell, or None (empty, or past the last row or column with one)."""
+        if value is None or row > self.last_row or col > self.last_col:
+            return None
+        return (value if type(value) is str else _shown(value)) or None
 
-    def _distinct(self) -> Iterator[tuple[int, str, Style]]:
-        """Each (column, text, style) of the measured cells once, in the cells' order."""
-        seen: set[tuple[int, str, Style]] = set()
-        for _, col, text, style in self.shown():
-            if (col, text, style) not in seen:
-                seen.add((col, text, style))
-                yield col, text, style
+    def _distinct(self) -> list[tuple[int, str, Style]]:
+        """Each (column, text, style) of the measured cells once, in the cells' order (styles by identity: each
+        is one of the few the columns give)."""
+        seen: set[tuple[int, str, int]] = set()
+        distinct = []
+        for cells in self.rows_of_cells():
+            for row, col, value, _, style in cells:
+                text = self._text(row, col, value)
+                if text is None:
+                    continue
+                style = style or PLAIN
+                if (col, text, id(style)) not in seen:
+                    seen.add((col, text, id(style)))
+                    distinct.append((col, text, style))
+        return distinct
 
     def lay_out(self) -> Laid:
-        """The widths, heights and print setup lay_out gives these cells (no cells: they are made again)."""
+        """The widths and print setup lay_out gives these cells (no cells: they are made again; no heights:
+        each row's is found as it is written, :meth:`written`)."""
         tab, widths = self.tab, self.widths
         freeze = "A2"
         autofilter = None
@@ -185,7 +187,8 @@ class _Table:
             return Laid([], dict(widths), {}, None, True, False, False, freeze, autofilter)
         content: dict[int, float] = {}
         words: dict[int, float] = {}
-        for col, text, style in self._distinct():
+        distinct = self._distinct()
+        for col, text, style in distinct:
             widest_line, longest_word, _ = _measure(text, style.bold, style.size)
             padding = CELL_PADDING + 0.5 + inset(style.indent)
             content[col] = max(content.get(col, 0.0), widest_line + padding)
@@ -193,64 +196,50 @@ class _Table:
         for col in range(1, self.last_col + 1):
             widths[col] = column_width(widths.get(col), content.get(col, 0.0), words.get(col, 0.0), WIDEST_COLUMN)
         wrapped: dict[Any, None] = {}
-        for col, text, style in self._distinct():
+        for col, text, style in distinct:
             found = wrapped_text(col, col, text, style.bold, style.size, inset(style.indent), style.wrap, widths)
             if found is not None:
                 wrapped[found] = None
         widths.update(sure_texts(widths, list(wrapped)))
-        heights: dict[int, float] = {}
-        for row, points in self._points():
-            if points > ONE_LINE:
-                heights[row] = round(points, 1)
         total = sum(widths.get(c) or DEFAULT_WIDTH for c in range(1, self.last_col + 1))
-        return Laid([], widths, heights, (self.last_row, self.last_col), total > PORTRAIT_WIDTH, True,
+        return Laid([], widths, {}, (self.last_row, self.last_col), total > PORTRAIT_WIDTH, True,
                     self.last_row > 1, freeze, autofilter)
 
-    def _points(self) -> Iterator[tuple[int, float]]:
-        """Each row's height in points, as its tallest cell needs it (layout.py's lay_out_sheet)."""
-        current, points = 0, 0.0
-        for row, _, fit in self._fits():
-            if row != current:
-                if current:
-                    yield current, points
-                current, points = row, 0.0
-            points = max(points, fit[1])
-        if current:
-            yield current, points
-
-    def _fits(self) -> Iterator[tuple[int, int, tuple[Style | None, float]]]:
-        """(row, column, the wrapped style its text needs in its column or None, the points of its lines) of
-        each measured cell; each (text, style, width) looked at once."""
+    def written(self) -> Iterator[tuple[float | None, list[Cell]]]:
+        """Each row's height when it is taller than one line (else None), and its cells with their styles as
+        written: a text wider than its column wrapped (streamed._fit), the cells of a tall row aligned at the top
+        (lay_out). Each (text, style, width) fitted once."""
         widths, fits, derived = self.widths, self.fits, self.derived
-        for row, col, text, style in self.shown():
-            width = widths.get(col) or DEFAULT_WIDTH
-            key = (text, style, width)
-            fit = fits.get(key)
-            if fit is None:
-                fit = fits[key] = _fit(text, style, width - inset(style.indent), derived)
-            yield row, col, fit
-
-    def written(self, heights: dict[int, float]) -> Iterator[Cell]:
-        """The cells with their styles as written: a text wider than its column wrapped, the cells of a tall row
-        aligned at the top."""
-        fits, widths = self.fits, self.widths
-        last_row, last_col = self.last_row, self.last_col
-        top: dict[Style, Style] = {}
-        for row, col, value, kind, style in self.cells():
-            if value is not None and row <= last_row and col <= last_col:
-                text = value if type(value) is str else _shown(value)
-                if text:
-                    measured = style or PLAIN
-                    wrapped = fits[(text, measured, widths.get(col) or DEFAULT_WIDTH)][0]
-                    if wrapped is not None:
-                        style = wrapped
-                    if row in heights and not (style and style.vertical):
-                        style = style or PLAIN
-                        made = top.get(style)
+        top: dict[int, tuple[Style, Style]] = {}  # by the style's identity (kept: its id stays its own)
+        for cells in self.rows_of_cells():
+            points = 0.0
+            fitted: list[tuple[Style | None, float] | None] = []  # a measured cell's fit, else None
+            for row, col, value, _, style in cells:
+                text = self._text(row, col, value)
+                if text is None:
+                    fitted.append(None)
+                    continue
+                measured = style or PLAIN
+                width = widths.get(col) or DEFAULT_WIDTH
+                key = (text, id(measured), width)
+                fit = fits.get(key)
+                if fit is None:
+                    fit = fits[key] = _fit(text, measured, width - inset(measured.indent), derived)
+                points = max(points, fit[1])
+                fitted.append(fit)
+            tall = points > ONE_LINE
+            shown = []
+            for (row, col, value, kind, style), fit in zip(cells, fitted, strict=True):
+                if fit is not None:
+                    style = fit[0] or style
+                    if tall and not (style and style.vertical):
+                        base = style or PLAIN
+                        made = top.get(id(base))
                         if made is None:
-                            made = top[style] = style.top()
-                        style = made
-            yield row, col, value, kind, style
+                            made = top[id(base)] = (base, base.top())
+                        style = made[1]
+                shown.append((row, col, value, kind, style))
+            yield (round(points, 1) if tall else None), shown
 
 
 def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> None:
@@ -258,11 +247,22 @@ def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> Non
     table = _Table(tab)
     laid = table.lay_out()
     write_sizes(laid, tab, sheet, fmt)
+    heights = sheet.heights  # write_sizes' exact heights (fast_save.py's sheet), each row's added as it is found
     rows_done = getattr(sheet, "rows_done", None)  # fast_save.py's sheet: rows written as they are done
     done_at = CHUNK_ROWS
-    for row, col, value, kind, style in table.written(laid.heights):
-        if row - 1 >= done_at and rows_done is not None:
-            rows_done(row - 1)
-            done_at = row - 1 + CHUNK_ROWS
-        write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
+    for height, cells in table.written():
+        if not cells:
+            continue
+        r = cells[0][0] - 1
+        if r >= done_at and rows_done is not None:
+            rows_done(r)
+            done_at = r + CHUNK_ROWS
+        if height is not None:
+            sheet.set_row(r, height, None)
+            heights[r] = float(height)
+            # write_laid sets every height before any cell, when XlsxWriter counts column A in the sheet's
+            # dimension: the same here, whichever cells came first
+            sheet._check_dimensions(r, 0)  # noqa: SLF001
+        for row, col, value, kind, style in cells:
+            write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
     write_view_and_print(laid, tab, sheet)

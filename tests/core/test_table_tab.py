@@ -12,7 +12,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Font
@@ -56,6 +56,8 @@ def _both_ways(tab: streamed.Tab, monkeypatch: pytest.MonkeyPatch) -> tuple[byte
        widths=st.lists(st.sampled_from([8, 12, 20, 40, 50]), max_size=6),
        text_columns=st.sets(st.integers(1, 7), max_size=3), filtered=st.booleans(), wrap_long=st.booleans(),
        lang=st.sampled_from(["es", "ru", "en"]))
+@example(headers=[], rows=[[None, "B2"], [None, "línea\nsegunda"]], widths=[], text_columns=set(), filtered=False,
+         wrap_long=False, lang="es")  # a tall row after cells, none in column A: column A in the sheet's dimension
 def test_a_table_from_its_rows_is_the_table_from_its_cells(headers: list[Any], rows: list[list[Any]],
                                                            widths: list[int], text_columns: set[int],
                                                            filtered: bool, wrap_long: bool, lang: str,
