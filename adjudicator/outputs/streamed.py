@@ -658,19 +658,12 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
     write_sizes(laid, tab, sheet, fmt)
     for (row, col), (value, kind, style) in laid.cells:
         write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
-    write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
     for first_row, first_col, last_row, last_col in laid.merges:  # XlsxWriter writes the first cell itself
         sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
     anchors = {(m[0], m[1]) for m in laid.merges}
     for (row, col), (value, kind, style) in laid.cells:
-        if (row, col) in anchors:
-            r, c, f = row - 1, col - 1, fmt(style)
-            if value is None:
-                write_blank(r, c, None, f)
-            elif kind == "s":
-                write_string(r, c, value, f)
-            else:
-                write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+        if (row, col) in anchors:  # written again over merge_range's blank
+            write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
     write_view_and_print(laid, tab, sheet)
 
 
