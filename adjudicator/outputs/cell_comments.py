@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from adjudicator.outputs.cell_text import ILLEGAL_CHARACTERS_RE
+
 AUTHOR = "adjudicator"
 WIDTH, HEIGHT = 320, 120  # pixels, the box of every comment
 #: A sheet's default column width and row height in pixels (XlsxWriter's, the helper sheets' before).
@@ -49,8 +51,6 @@ SHAPE = ('<v:shape id="_x0000_s{id}" type="#_x0000_t202" style="position:absolut
          "<x:SizeWithCells/><x:Anchor>{anchor}</x:Anchor><x:AutoFill>False</x:AutoFill><x:Row>{row}</x:Row>"
          "<x:Column>{column}</x:Column></x:ClientData></v:shape>")
 
-#: The characters openpyxl's ``Comment`` refused (its ``ILLEGAL_CHARACTERS_RE``): taken out of a text first.
-_ILLEGAL = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
 _CELL = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]{1,7})")
 _ESCAPED = re.compile(r'["&<>\n]')
 _ESCAPE_LOOKALIKE = re.compile(r"(_x[0-9a-fA-F]{4}_)")
@@ -71,7 +71,7 @@ def cell_comment(ref: str, text: str) -> CellComment | None:
     """The comment of cell ``ref`` (``B7``) saying ``text`` (without the control characters openpyxl refused),
     or None where XlsxWriter wrote none (a cell outside the sheet's bounds, a text over :data:`TEXT_MAX` UTF-16
     units)."""
-    text = _ILLEGAL.sub("", text)
+    text = ILLEGAL_CHARACTERS_RE.sub("", text)  # what openpyxl's ``Comment`` refused: taken out first
     found = _CELL.fullmatch(ref)
     if found is None:
         raise ValueError(f"not a cell: {ref!r}")

@@ -813,11 +813,14 @@ class ComposedCopy:
         from adjudicator.outputs import layout
         from adjudicator.outputs.errors_tab import direct_tab
         from adjudicator.outputs.fast_save import Untranslatable, save_fast
+        from adjudicator.outputs.new_tabs import NewTabs
 
         tabs = len(wb.worksheets)
         direct = direct_tab(wb) if self.first else None
         if direct is not None:  # the Errors tab alone: its worksheet written straight (errors_tab.py)
             return compose_bytes(self.player, lambda: direct, self.marks, tabs, self.first)
+        if isinstance(wb, NewTabs):  # XlsxWriter writes the tabs after all: from openpyxl placeholders
+            wb = wb.in_openpyxl()
         layout.lay_out(wb)
 
         def new_tabs() -> bytes:  # the new tabs alone: the marked cells' comments are written apart

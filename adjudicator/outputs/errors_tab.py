@@ -42,13 +42,14 @@ def direct_tab(wb: Any) -> Theirs | None:
     copy's Errors tab); else ``None``. The sheet's XML is written for the cell formats' offset
     (:attr:`Theirs.written`)."""
     from adjudicator.outputs.fast_save import _only_a_placeholder
+    from adjudicator.outputs.new_tabs import TabSheet
 
     if len(wb.worksheets) != 1:
         return None
     ws = wb.worksheets[0]
     tab = tab_of(ws)
     if tab is None or tab.kind != "table" or not tab.headers or ws.sheet_state != "visible" or \
-            not _only_a_placeholder(ws):
+            not (isinstance(ws, TabSheet) or _only_a_placeholder(ws)):  # a TabSheet holds nothing else
         return None
     laid = lay_out(table_cells(tab))
     if laid.freeze != "A2" or laid.merges or not laid.a4:

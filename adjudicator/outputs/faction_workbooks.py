@@ -13,12 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import openpyxl
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.comments import Comment
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.ledger import LedgerLine, ledger_row
 from adjudicator.engine.problems import Problem
@@ -28,21 +23,27 @@ from adjudicator.i18n import Msg, msg, render
 from adjudicator.intake.identity import META_SHEET
 from adjudicator.intake.reading import top_left
 from adjudicator.intake.submissions import Submission
+from adjudicator.outputs.cell_text import ILLEGAL_CHARACTERS_RE
+from adjudicator.outputs.new_tabs import NewTabs
 from adjudicator.outputs.references import shown_reference
 from adjudicator.outputs.streamed import stream_new_tabs
 from adjudicator.outputs.writing import (
-    ERROR_FILL,
-    WARNING_FILL,
     put,
     sheet_title,
     write_report_sheet,
     write_table_sheet,
 )
 
+if TYPE_CHECKING:
+    from openpyxl import Workbook
+
 FIXED_TIME = dt.datetime(2000, 1, 1)
 
 
 def copy_of(submission: Submission) -> Workbook:
+    import openpyxl
+    from openpyxl import Workbook
+
     path = submission.path
     if path.suffix.lower() in (".xlsx", ".xlsm") and submission.book is not None:  # a refused file is never parsed
         try:
@@ -65,7 +66,7 @@ def copy_of(submission: Submission) -> Workbook:
     return wb
 
 
-def neutral_properties(wb: Workbook, title: str) -> None:
+def neutral_properties(wb: Workbook | NewTabs, title: str) -> None:
     """Document properties that say nothing but what the file is (no names, no other faction)."""
     props = wb.properties
     props.creator = "adjudicator"
@@ -107,23 +108,23 @@ def composable(submission: Submission | None) -> bool:
         submission.path.suffix.lower() in (".xlsx", ".xlsm")
 
 
-def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> Workbook:
+def checked_copy(submission: Submission, lang: str, streamed: bool = False) -> Workbook | NewTabs:
     """The player's workbook with an Errors tab first and every offending cell marked; ``streamed``: the
     Errors tab kept as data for XlsxWriter (see streamed.py; save it with fast_save.py or writing.py).
 
-    Streamed (unless ``ADJUDICATOR_COMPOSE=0``), an ``.xlsx``/``.xlsm`` is not loaded: the workbook returned holds
-    only the Errors tab and how :func:`adjudicator.outputs.fast_save.atomic_save_fast` composes the copy of the
-    player's parts (compose.py), or makes it this way should composing fail."""
+    Streamed (unless ``ADJUDICATOR_COMPOSE=0``), an ``.xlsx``/``.xlsm`` is not loaded: the workbook returned (no
+    openpyxl one: new_tabs.py) holds only the Errors tab and how
+    :func:`adjudicator.outputs.fast_save.atomic_save_fast` composes the copy of the player's parts (compose.py),
+    or makes it this way should composing fail."""
     if streamed and composable(submission):
         return _to_compose(submission, lang)
     return _checked_copy(submission, lang, streamed)
 
 
-def _to_compose(submission: Submission, lang: str) -> Workbook:
+def _to_compose(submission: Submission, lang: str) -> NewTabs:
     from adjudicator.outputs.compose import COMPOSED, ComposedCopy, Mark
 
-    wb = stream_new_tabs(Workbook())
-    wb.remove(wb.active)
+    wb = NewTabs()
     problems = list(submission.problems)
     rows = problem_rows(problems, lang)  # each message and hint rendered once, for the tab and the comments
     write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, rows, lang, widths=[8, 10, 16, 8, 70, 60])
@@ -139,6 +140,10 @@ def _mark_text(problem: Problem, lang: str) -> str:
 
 
 def _checked_copy(submission: Submission, lang: str, streamed: bool) -> Workbook:
+    from openpyxl.comments import Comment
+
+    from adjudicator.outputs.writing import ERROR_FILL, WARNING_FILL
+
     wb = stream_new_tabs(copy_of(submission), streamed)
     problems = list(submission.problems)
     ws = write_table_sheet(wb, msg("Errors"), PROBLEM_HEADERS, problem_rows(problems), lang,
@@ -231,6 +236,8 @@ def results_workbook(
     """The faction's workbook with three new tabs: its orders and their outcomes, its report, its ledger;
     ``streamed``: the new tabs kept as data for XlsxWriter (see streamed.py); ``new_tabs_only``: the player's
     workbook not loaded, the new tabs alone (to be composed with the player's parts: :func:`composed_results`)."""
+    from openpyxl import Workbook
+
     if submission is not None and not new_tabs_only:
         wb = copy_of(submission)
     else:

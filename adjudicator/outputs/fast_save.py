@@ -33,12 +33,11 @@ import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from openpyxl import Workbook
-from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
-from openpyxl.utils.cell import coordinate_from_string
-from openpyxl.worksheet.worksheet import Worksheet
+if TYPE_CHECKING:  # openpyxl is imported where an openpyxl sheet is translated (a checked copy needs none)
+    from openpyxl import Workbook
+    from openpyxl.worksheet.worksheet import Worksheet
 
 #: The *created* date of every workbook (the same instant :mod:`adjudicator.outputs.reproducible` writes).
 FIXED_CREATED = dt.datetime(2000, 1, 1)
@@ -130,6 +129,8 @@ def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
 
 # --------------------------------------------------------------------------------------------- checks
 def _refuse_what_is_not_translated(wb: Workbook) -> None:
+    from openpyxl.worksheet.worksheet import Worksheet
+
     for ws in wb.worksheets:
         if not isinstance(ws, Worksheet):
             raise Untranslatable("chartsheet")
@@ -521,6 +522,8 @@ class _Writer:
                 streamed.write_tab(tab, sheet, self.streamed_formats, self.out)
                 return
             raise Untranslatable("a streamed tab given cells of its own")
+        from openpyxl.utils import column_index_from_string
+
         fmt = self.fmt
         # columns: widths and styles as openpyxl stores them
         exact: dict[int, float] = {}
@@ -631,6 +634,8 @@ class _Writer:
             sheet.write_string(r, c, text or "", None)  # openpyxl gives a link no style of its own
 
     def _validation(self, sheet: Any, validation: Any) -> None:
+        from openpyxl.utils import range_boundaries
+
         ranges = str(validation.sqref).split()
         first = ranges[0]
         min_col, min_row, max_col, max_row = range_boundaries(first)
@@ -677,6 +682,9 @@ class _Writer:
             raise Untranslatable("validation refused")
 
     def _view_and_print(self, ws: Worksheet, sheet: Any) -> None:
+        from openpyxl.utils import column_index_from_string, range_boundaries
+        from openpyxl.utils.cell import coordinate_from_string
+
         if ws.freeze_panes:
             column, row = coordinate_from_string(ws.freeze_panes)
             sheet.freeze_panes(row - 1, column_index_from_string(column) - 1)
@@ -741,6 +749,8 @@ class _Writer:
                 sheet.set_tab_color(shown)
 
     def _image(self, sheet: Any, image: Any) -> None:
+        from openpyxl.utils import column_index_from_string
+        from openpyxl.utils.cell import coordinate_from_string
         from PIL import Image as Picture
 
         data = image._data()  # noqa: SLF001 - the picture's bytes (openpyxl reads them once, so keep them)
@@ -773,6 +783,9 @@ class _Writer:
         })
 
     def _chart(self, ws: Worksheet, sheet: Any, chart: Any) -> None:
+        from openpyxl.utils import column_index_from_string
+        from openpyxl.utils.cell import coordinate_from_string
+
         kinds = {"lineChart": "line", "barChart": "column" if getattr(chart, "barDir", "col") == "col" else "bar"}
         kind = kinds.get(chart.tagname)
         if kind is None:
@@ -831,6 +844,8 @@ def _only_a_placeholder(ws: Worksheet) -> bool:
 
 def _column_pixels(ws: Worksheet, col: int) -> int:
     """A column's width in pixels, as XlsxWriter and Excel count them (``col`` from 0)."""
+    from openpyxl.utils import get_column_letter
+
     dim = ws.column_dimensions.get(get_column_letter(col + 1))
     width = dim.width if dim is not None and dim.customWidth else 8.43
     return int(width * 7 + 0.5) + 5 if width >= 1 else int(width * 12 + 0.5)

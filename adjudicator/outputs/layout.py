@@ -29,16 +29,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from openpyxl import Workbook
-from openpyxl.cell.cell import Cell
-from openpyxl.styles import Alignment
-from openpyxl.styles.cell_style import StyleArray
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
+from xlsxwriter.utility import xl_col_to_name
 
 from adjudicator.outputs.letter_widths import letter_width
+
+if TYPE_CHECKING:  # the sheets laid out here are openpyxl's, imported where they are laid out: see writing.py
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+    from openpyxl.styles import Alignment
+    from openpyxl.worksheet.worksheet import Worksheet
 
 #: Column width (in the widths of a "0") that a single text may widen a column to.
 WIDEST_COLUMN = 50.0
@@ -174,6 +175,9 @@ class _Styles:
     every ``cell.font``): bold, size and title of a font id, wrap and vertical of an alignment id."""
 
     def __init__(self, ws: Worksheet) -> None:
+        from openpyxl.styles.cell_style import StyleArray
+
+        self.style_array = StyleArray
         self.wb = ws.parent
         self.fonts: dict[int, tuple[bool, float, bool]] = {}
         self.alignments: dict[int, tuple[bool, bool, float]] = {}
@@ -199,7 +203,7 @@ class _Styles:
             cell.alignment = change(cell.alignment)
             self.realigned[key] = cell._style.alignmentId  # noqa: SLF001
         elif style is None:  # an unstyled cell: the default style but for the alignment, as openpyxl makes it
-            cell._style = StyleArray()  # noqa: SLF001
+            cell._style = self.style_array()  # noqa: SLF001
             cell._style.alignmentId = made  # noqa: SLF001
         else:
             style.alignmentId = made
@@ -263,12 +267,22 @@ def sure_width(text: str, width: float, bold: bool = False, steps: int = 10, siz
     depend on the print's scale (the same within :data:`LINE_SLACK` of its room either way)."""
     for step in range(steps + 1):
         wider = width + step / 10
-        if _lines(text, wider, bold, size) == _lines(text, wider, bold, size, -LINE_SLACK):
+        if kept_lines(text, wider, bold, size) == kept_lines(text, wider, bold, size, -LINE_SLACK):
             return wider
     return width
 
 
-_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
+#: :func:`wrapped_lines`, kept for the texts met most recently: a tab's cells repeat a few hundred texts.
+kept_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
+
+
+@lru_cache(maxsize=MEASURES_KEPT)
+def measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
+    """(widest line, longest word, the whole text on one line) of ``text``, in "0" widths; kept like
+    :data:`kept_lines`."""
+    widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
+    longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
+    return widest_line, longest_word, text_width(text, bold, size)
 
 
 class WrappedText(NamedTuple):
@@ -293,7 +307,7 @@ def wrapped_text(first: int, last: int, text: str, bold: bool, size: float, inde
     its cell wraps it: it ``wraps`` already, or it holds a line break, or it is wider than its room (less the
     cell's padding), as both writers decide; None for a text that stays on one line."""
     found = WrappedText(first, last, text, bold, size, indent)
-    if wraps or "\n" in text or text_width(text, bold, size) > found.room(widths) - CELL_PADDING:
+    if wraps or "\n" in text or measure(text, bold, size)[2] > found.room(widths) - CELL_PADDING:
         return found
     return None
 
@@ -348,7 +362,7 @@ def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], enough: int 
     count = 0
     for text in texts:
         room = text.room(widths)
-        if _lines(text.text, room, text.bold, text.size) != _lines(text.text, room, text.bold, text.size,
+        if kept_lines(text.text, room, text.bold, text.size) != kept_lines(text.text, room, text.bold, text.size,
                                                                    -LINE_SLACK):
             count += 1
             if enough is not None and count >= enough:
@@ -528,6 +542,8 @@ def number_alignment(alignment: Alignment | None) -> Alignment:
     """A number's alignment, and its header's: right, :data:`NUMBER_INDENT` steps off the cell's right edge
     (a spreadsheet right-aligns numbers, so a left header would sit over the gap and the number under the
     next column's header; without the indent the number touches the next column's text)."""
+    from openpyxl.styles import Alignment
+
     if alignment is None:
         return Alignment(horizontal="right", indent=NUMBER_INDENT)
     return Alignment(horizontal="right", vertical=alignment.vertical, wrap_text=alignment.wrap_text,
@@ -538,6 +554,8 @@ def spanned_alignment(alignment: Alignment | None) -> Alignment:
     """A number's alignment in a long column's merged span (layout.stack_columns): left, as the column's texts
     and its header are; right-aligned it would stand a span's width from its header, against the next column's
     text (LibreOffice draws no indent in a merged cell)."""
+    from openpyxl.styles import Alignment
+
     if alignment is None:
         return Alignment(horizontal="left")
     return Alignment(horizontal="left", vertical=alignment.vertical, wrap_text=alignment.wrap_text,
@@ -599,14 +617,13 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         bold, size, title = styles.font(cell)
         if title:
             continue
-        widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
-        longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
+        widest_line, longest_word, _ = measure(text, bold, size)
         padding = CELL_PADDING + 0.5 + styles.alignment(cell)[2]
         content[col] = max(content.get(col, 0.0), widest_line + padding)
         words[col] = max(words.get(col, 0.0), longest_word + padding)
     caps = getattr(ws, COLUMN_CAPS, {})
     for col in range(1, last_col + 1):
-        letter = get_column_letter(col)
+        letter = xl_col_to_name(col - 1)
         current = ws.column_dimensions[letter].width if letter in ws.column_dimensions else None
         ws.column_dimensions[letter].width = column_width(current, content.get(col, 0.0), words.get(col, 0.0),
                                                           caps.get(col, WIDEST_COLUMN))
@@ -625,11 +642,10 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         bold, size, title = styles.font(cell)
         wrap, _, indent = styles.alignment(cell)
         width = (merged_width.get((row, col)) or widths[col]) - indent
-        if not wrap and not title and (
-                "\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
+        if not wrap and not title and ("\n" in text or measure(text, bold, size)[2] > width - CELL_PADDING):
             styles.realign(cell, _with_wrap)
             wrap = True
-        lines = wrapped_lines(text, width, bold, size) if wrap else 1
+        lines = kept_lines(text, width, bold, size) if wrap else 1
         points_of[row] = max(points_of.get(row, 0.0), row_points(lines, size))
     refit_rows(ws, points_of)
     for row, points in points_of.items():
@@ -663,7 +679,7 @@ def sure_sheet_texts(ws: Worksheet, shown: list[tuple[int, int, Cell, str | None
             texts[found] = None
     for col, width in sure_texts(widths, texts).items():
         if width != widths[col]:
-            ws.column_dimensions[get_column_letter(col)].width = width
+            ws.column_dimensions[xl_col_to_name(col - 1)].width = width
 
 
 def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:
@@ -677,13 +693,15 @@ def refit_rows(ws: Worksheet, points_of: dict[int, float]) -> None:
 
 
 def _width(ws: Worksheet, col: int) -> float:
-    letter = get_column_letter(col)
+    letter = xl_col_to_name(col - 1)
     if letter not in ws.column_dimensions:
         return DEFAULT_WIDTH
     return float(ws.column_dimensions[letter].width or DEFAULT_WIDTH)
 
 
 def _with_wrap(alignment: Alignment | None) -> Alignment:
+    from openpyxl.styles import Alignment
+
     if alignment is None:
         return Alignment(wrap_text=True, vertical="top")
     return Alignment(horizontal=alignment.horizontal, vertical=alignment.vertical or "top", wrap_text=True,
@@ -691,6 +709,8 @@ def _with_wrap(alignment: Alignment | None) -> Alignment:
 
 
 def _aligned_top(alignment: Alignment | None) -> Alignment:
+    from openpyxl.styles import Alignment
+
     if alignment is None:
         return Alignment(vertical="top")
     return Alignment(horizontal=alignment.horizontal, vertical="top", wrap_text=alignment.wrap_text,
@@ -719,7 +739,7 @@ def _last_printed_column(ws: Worksheet, shown: list[tuple[int, int, Cell, str | 
 
 def print_setup(ws: Worksheet, last_row: int, last_col: int, header_rows: int | None) -> None:
     """Print area = the used cells, one page wide, header rows repeated, landscape when wide."""
-    ws.print_area = f"A1:{get_column_letter(last_col)}{last_row}"
+    ws.print_area = f"A1:{xl_col_to_name(last_col - 1)}{last_row}"
     total = sum(_width(ws, c) for c in range(1, last_col + 1))
     ws.page_setup.orientation = "landscape" if total > PORTRAIT_WIDTH else "portrait"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
@@ -734,6 +754,8 @@ def print_setup(ws: Worksheet, last_row: int, last_col: int, header_rows: int | 
 
 def lay_out(wb: Workbook) -> None:
     """Lay out every visible sheet of ``wb`` (a streamed tab is laid out as it is written: streamed.py)."""
+    from openpyxl.worksheet.worksheet import Worksheet
+
     from adjudicator.outputs.streamed import tab_of
 
     for ws in wb.worksheets:

@@ -20,13 +20,13 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from xlsxwriter.utility import xl_col_to_name
 
 from adjudicator.i18n import Msg, render
+from adjudicator.outputs.cell_text import ILLEGAL_CHARACTERS_RE
 from adjudicator.outputs.layout import (
     CELL_PADDING,
     DEFAULT_WIDTH,
-    MEASURES_KEPT,
     NUMBER_INDENT,
     ONE_LINE,
     PORTRAIT_WIDTH,
@@ -37,14 +37,15 @@ from adjudicator.outputs.layout import (
     column_need,
     column_width,
     inset,
+    kept_lines,
     long_column,
+    measure,
     numbers_placed,
     row_points,
     span_need,
     stack_columns,
     sure_texts,
     text_width,
-    wrapped_lines,
     wrapped_text,
 )
 
@@ -367,9 +368,7 @@ def table_cells(tab: Tab) -> Cells:
     cells.row_major = True
     cells.freeze = "A2"
     if tab.headers and tab.filtered:
-        from openpyxl.utils import get_column_letter
-
-        cells.autofilter = f"A1:{get_column_letter(len(tab.headers))}{max(last - 1, 1)}"
+        cells.autofilter = f"A1:{xl_col_to_name(len(tab.headers) - 1)}{max(last - 1, 1)}"
     return cells
 
 
@@ -446,17 +445,6 @@ class Laid:
     freeze: str | None
     autofilter: str | None
     merges: tuple[tuple[int, int, int, int], ...] = ()
-
-
-@lru_cache(maxsize=MEASURES_KEPT)
-def _measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
-    """(widest line, longest word, the whole text on one line) of ``text``, in "0" widths."""
-    widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
-    longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-    return widest_line, longest_word, text_width(text, bold, size)
-
-
-_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
 
 
 def lay_out(cells: Cells) -> Laid:
@@ -544,7 +532,7 @@ def _column_needs(shown: list[tuple[int, int, list[Any], str]],
         if key in seen:
             continue
         seen.add(key)
-        widest_line, longest_word, _ = _measure(text, style.bold, style.size)
+        widest_line, longest_word, _ = measure(text, style.bold, style.size)
         padding = CELL_PADDING + 0.5 + inset(style.indent)
         if widest_line + padding > content.get(col, 0.0):
             content[col] = widest_line + padding
@@ -609,13 +597,13 @@ def _fit(text: str, style: Style, width: float, derived: dict[int, Style]) -> tu
     """(the wrapped style ``text`` needs in a column ``width`` wide, or None: its style as it is; the points of
     its lines)."""
     wrap, wrapped = style.wrap, None
-    if not wrap and not style.title and ("\n" in text or _measure(text, style.bold, style.size)[2]
+    if not wrap and not style.title and ("\n" in text or measure(text, style.bold, style.size)[2]
                                          > width - CELL_PADDING):
         wrapped = derived.get(id(style))
         if wrapped is None:
             wrapped = derived[id(style)] = style.wrapped()
         style, wrap = wrapped, True
-    lines = _lines(text, width, style.bold, style.size) if wrap else 1
+    lines = kept_lines(text, width, style.bold, style.size) if wrap else 1
     return wrapped, row_points(lines, style.size)
 
 

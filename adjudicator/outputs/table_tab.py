@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from xlsxwriter.utility import xl_col_to_name
+
 from adjudicator.i18n import render
 from adjudicator.outputs.layout import (
     CELL_PADDING,
@@ -28,6 +30,7 @@ from adjudicator.outputs.layout import (
     column_width,
     inset,
     is_number,
+    measure,
     sure_texts,
     wrapped_text,
 )
@@ -40,7 +43,6 @@ from adjudicator.outputs.streamed import (
     Style,
     Tab,
     _fit,
-    _measure,
     _memo_value,
     _shown,
     cell_value,
@@ -69,10 +71,15 @@ class _Columns:
         only_numbers: dict[int, bool] = {}
         with_text: set[int] = set()
         with_numbers: set[int] = set()
-        for row in rows:
+        #: The last row (from 2, under the header) and the last column holding a value, 0 for none.
+        self.last_row = self.last_col = 0
+        for at, row in enumerate(rows, start=2):
             for col, shown in enumerate(row, start=1):
                 if shown is None or shown[0] == "":
                     continue
+                self.last_row = at
+                if col > self.last_col:
+                    self.last_col = col
                 value, kind = shown
                 if is_number(value, kind):
                     with_numbers.add(col)
@@ -121,10 +128,8 @@ class _Table:
         last_row = last_col = 0
         if any(shown is not None for shown in header):
             last_row, last_col = 1, max(col for col, shown in enumerate(header, start=1) if shown is not None)
-        for row, values in enumerate(self.rows, start=2):
-            filled = [col for col, shown in enumerate(values, start=1) if shown is not None and shown[0] != ""]
-            if filled:
-                last_row, last_col = row, max(last_col, filled[-1])
+        if self.styles.last_row:  # the rows' last value, found as their styles were (one scan of the rows)
+            last_row, last_col = self.styles.last_row, max(last_col, self.styles.last_col)
         self.last_row, self.last_col = last_row, last_col  # of the cells holding a value (all show a text)
         self.fits: dict[tuple[str, int, float], tuple[Style | None, float]] = {}  # by (text, style's id, width)
         self.derived: dict[int, Style] = {}  # one wrapped style per style (streamed._fit)
@@ -180,16 +185,14 @@ class _Table:
         freeze = "A2"
         autofilter = None
         if tab.headers and tab.filtered:
-            from openpyxl.utils import get_column_letter
-
-            autofilter = f"A1:{get_column_letter(len(tab.headers))}{max(len(self.rows) + 1, 1)}"
+            autofilter = f"A1:{xl_col_to_name(len(tab.headers) - 1)}{max(len(self.rows) + 1, 1)}"
         if not self.last_row:
             return Laid([], dict(widths), {}, None, True, False, False, freeze, autofilter)
         content: dict[int, float] = {}
         words: dict[int, float] = {}
         distinct = self._distinct()
         for col, text, style in distinct:
-            widest_line, longest_word, _ = _measure(text, style.bold, style.size)
+            widest_line, longest_word, _ = measure(text, style.bold, style.size)
             padding = CELL_PADDING + 0.5 + inset(style.indent)
             content[col] = max(content.get(col, 0.0), widest_line + padding)
             words[col] = max(words.get(col, 0.0), longest_word + padding)

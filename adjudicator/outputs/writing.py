@@ -1,5 +1,9 @@
 """Writing workbooks with openpyxl: safe cells, tables, report tabs, atomic saves.
 
+openpyxl is imported by the functions that build its cells, not with this module: a one-workbook ``check``
+names its Errors tab here and writes it without openpyxl (faction_workbooks.py, errors_tab.py), and importing
+openpyxl is a sixth of that command's time (benchmarks/startup.py). The styles below are made on first use.
+
 Every text that came from a player is written as a string cell, never as a formula, so nothing a
 player typed (``=HYPERLINK(…)``, ``=cmd|…``) is evaluated when the GM opens a workbook. Files are
 written to a temporary name in the same folder and renamed into place, so a reader never sees half
@@ -13,30 +17,47 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.worksheet import Worksheet
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.engine.sheets import Column, Kind
 from adjudicator.i18n import Msg, msg, render
+from adjudicator.outputs.cell_text import ILLEGAL_CHARACTERS_RE
 from adjudicator.outputs.reproducible import make_reproducible
 from adjudicator.outputs.streamed import cell_value
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
+    from openpyxl.worksheet.datavalidation import DataValidation
+    from openpyxl.worksheet.worksheet import Worksheet
 
 # Fonts name their face and size: a font without them is drawn in LibreOffice's own default (a serif) in the
 # workbooks openpyxl saves (campaign.xlsx, GM input), unlike the body text around it.
 BODY_FONT = "Calibri"
-HEADER_FONT = Font(name=BODY_FONT, size=11, bold=True, color="FFFFFF")
-HEADER_FILL = PatternFill("solid", fgColor="305496")
-TITLE_FONT = Font(name=BODY_FONT, bold=True, size=13)
-ERROR_FILL = PatternFill("solid", fgColor="F8CBAD")
-WARNING_FILL = PatternFill("solid", fgColor="FFE699")
+#: The openpyxl styles of the tabs built as openpyxl cells: ``writing.HEADER_FONT`` and the others are made when
+#: first asked for (the module's ``__getattr__``), so that importing this module does not import openpyxl.
+STYLE_NAMES = ("HEADER_FONT", "HEADER_FILL", "TITLE_FONT", "ERROR_FILL", "WARNING_FILL")
+
+
+@cache
+def _styles() -> dict[str, Any]:
+    from openpyxl.styles import Font, PatternFill
+
+    return {"HEADER_FONT": Font(name=BODY_FONT, size=11, bold=True, color="FFFFFF"),
+            "HEADER_FILL": PatternFill("solid", fgColor="305496"),
+            "TITLE_FONT": Font(name=BODY_FONT, bold=True, size=13),
+            "ERROR_FILL": PatternFill("solid", fgColor="F8CBAD"),
+            "WARNING_FILL": PatternFill("solid", fgColor="FFE699")}
+
+
+def __getattr__(name: str) -> Any:
+    if name in STYLE_NAMES:
+        return _styles()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 FORBIDDEN_IN_TITLES = str.maketrans({c: " " for c in "[]:*?/\\"})
 
 
@@ -145,6 +166,8 @@ def identifiers_as_text(ws: Worksheet, columns: Sequence[Column], first: int, la
 def columns_as_text(ws: Worksheet, indices: Iterable[int], first: int, last: int) -> None:
     """The columns ``indices`` (from 1) formatted as text ("@"): the column itself and its rows ``first`` to
     ``last``."""
+    from openpyxl.utils import get_column_letter
+
     for index in indices:
         ws.column_dimensions[get_column_letter(index)].number_format = "@"
         for row in range(first, last + 1):
@@ -152,11 +175,15 @@ def columns_as_text(ws: Worksheet, indices: Iterable[int], first: int, last: int
 
 
 def header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: str, widths: Sequence[int] = ()) -> None:
+    from openpyxl.styles import Alignment
+    from openpyxl.utils import get_column_letter
+
+    styles = _styles()
     for col, header in enumerate(headers, start=1):
         put(ws, row, col, header, lang)
         cell = ws.cell(row=row, column=col)
-        cell.font = HEADER_FONT
-        cell.fill = HEADER_FILL
+        cell.font = styles["HEADER_FONT"]
+        cell.fill = styles["HEADER_FILL"]
         cell.alignment = Alignment(wrap_text=True, vertical="top")
         width = widths[col - 1] if col - 1 < len(widths) else max(12, min(40, len(str(render(header, lang))) + 4))
         letter = get_column_letter(col)
@@ -167,11 +194,14 @@ def spanned_header_row(ws: Worksheet, row: int, headers: Sequence[Any], lang: st
                        spans: Sequence[tuple[int, int]]) -> None:
     """A stacked table's header row: each header at the first sheet column of its span (layout.py's
     stack_columns), the cells of a span merged; the sheet's widths are the plan's."""
+    from openpyxl.styles import Alignment
+
+    styles = _styles()
     for header, (first, last) in zip(headers, spans, strict=False):
         put(ws, row, first, header, lang)
         cell = ws.cell(row=row, column=first)
-        cell.font = HEADER_FONT
-        cell.fill = HEADER_FILL
+        cell.font = styles["HEADER_FONT"]
+        cell.fill = styles["HEADER_FILL"]
         cell.alignment = Alignment(wrap_text=True, vertical="top")
         if last > first:
             ws.merge_cells(start_row=row, start_column=first, end_row=row, end_column=last)
@@ -227,6 +257,9 @@ def write_table_sheet(
 
 def fill_table_sheet(ws: Worksheet, headers: Sequence[Any], rows: Iterable[Sequence[Any]], lang: str,
                      widths: Sequence[int] = ()) -> None:
+    from openpyxl.styles import Alignment
+    from openpyxl.utils import get_column_letter
+
     header_row(ws, 1, headers, lang, widths)
     last = write_rows(ws, 2, rows, lang)
     wrap = Alignment(wrap_text=True, vertical="top")
@@ -255,6 +288,8 @@ def write_report_sheet(wb: Workbook, title: str, tables: Sequence[ReportTable], 
 def fill_report_sheet(ws: Worksheet, tables: Sequence[ReportTable], lang: str) -> None:
     """Titled tables one below the other. Several share the sheet's columns as layout.py's stack_columns plans
     them: a column of short texts and numbers is as wide as they are, a long text spans several columns."""
+    from openpyxl.utils import get_column_letter
+
     from adjudicator.outputs.layout import COLUMN_CAPS
     from adjudicator.outputs.streamed import stacked_columns
 
@@ -264,7 +299,7 @@ def fill_report_sheet(ws: Worksheet, tables: Sequence[ReportTable], lang: str) -
     row = 1
     for table, spans in zip(tables, plan.spans, strict=True):
         put(ws, row, 1, table.title, lang)
-        ws.cell(row=row, column=1).font = TITLE_FONT
+        ws.cell(row=row, column=1).font = _styles()["TITLE_FONT"]
         if stacked:
             spanned_header_row(ws, row + 1, table.headers, lang, spans)
         else:
@@ -288,6 +323,8 @@ REFIT_ROWS = "_adjudicator_refit_rows"
 def fit_row_heights(ws: Worksheet, first: int, last: int) -> None:
     """Give rows with wrapped text the height of their longest cell, as an office program would; the
     layout fits them again once the columns have their final widths (layout.py)."""
+    from openpyxl.utils import get_column_letter
+
     from adjudicator.outputs.layout import row_points
 
     refit = getattr(ws, REFIT_ROWS, None)

@@ -12,9 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import openpyxl
 import pandas as pd
-from openpyxl import Workbook
 
 from adjudicator.dice import Roll
 from adjudicator.engine.ledger import LedgerLine, ledger_row
@@ -43,6 +41,8 @@ from adjudicator.outputs.writing import sheet_title
 from adjudicator.store.setting_words import MEANING_HEADER, meaning
 
 if TYPE_CHECKING:
+    from openpyxl import Workbook
+
     from adjudicator.i18n import Msg
 
 MASTER_LIMITS = Limits(max_file_bytes=500 * 2**20, max_unpacked_bytes=4 * 2**30, max_parts=50_000,
@@ -401,6 +401,8 @@ def roll_words(ruleset: Ruleset | None, keys: Sequence[str], lang: str) -> list[
 
 
 def new_master(ruleset: Ruleset, campaign: Campaign) -> Workbook:
+    from openpyxl import Workbook
+
     wb = Workbook()
     wb.remove(wb.active)
     write_state(wb, ruleset, campaign, campaign.tables, campaign.turn)
@@ -433,6 +435,8 @@ def sheets_written_anew(ruleset: Ruleset, names: Sequence[str]) -> list[str]:
 
 
 def open_master(path: Path) -> Workbook:
+    import openpyxl
+
     return openpyxl.load_workbook(path)
 
 

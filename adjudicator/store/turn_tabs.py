@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-from openpyxl import Workbook
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import LANGUAGES, N_, fold, gettext_in, msg, render
 from adjudicator.i18n.message_data import InLanguages, dumps, loads
 from adjudicator.outputs.writing import hidden_sheet
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
 
 #: The hidden sheet keeping each turn tab's content as data; its folded name is no spelling of a visible sheet.
 SOURCE = "_turn_tabs_source"

@@ -39,7 +39,6 @@ from adjudicator.outputs.compose import note_slow_copies
 from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_rows, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.parallel import in_parallel
-from adjudicator.outputs.templates import build_order_workbook
 from adjudicator.outputs.writing import atomic_copy, atomic_save
 from adjudicator.store import master
 from adjudicator.store.folder import CampaignFolder
@@ -146,6 +145,8 @@ def make_templates(root: Path) -> list[Path]:
 
 
 def _make_templates(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset) -> list[Path]:
+    from adjudicator.outputs.templates import build_order_workbook  # openpyxl: not imported by a check
+
     if not campaign.factions:
         raise _fail("M09", msg("The campaign has no factions."),
                     msg("List them in the Factions sheet of campaign.xlsx."), file="campaign.xlsx")

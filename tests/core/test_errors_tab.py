@@ -14,7 +14,8 @@ import pytest
 
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.outputs import errors_tab, faction_workbooks, fast_save
-from adjudicator.outputs.compose import ComposedCopy, Mark
+from adjudicator.outputs.compose import COMPOSED, ComposedCopy, Mark
+from adjudicator.outputs.new_tabs import NewTabs
 from adjudicator.outputs.streamed import stream_new_tabs
 from adjudicator.outputs.writing import write_report_sheet, write_table_sheet
 from adjudicator.turn import pipeline
@@ -59,6 +60,26 @@ def test_the_examples_errors_tabs_are_the_bytes_xlsxwriter_wrote(checked: tuple[
             direct, through_xlsxwriter = _both_ways(submission.path, marks, monkeypatch, "Errors",
                                                     faction_workbooks.PROBLEM_HEADERS, rows, lang, WIDTHS)
             assert direct == through_xlsxwriter, (submission.path.name, lang)
+
+
+def test_a_checked_copy_made_without_openpyxl_is_the_copy_made_with_it(checked: tuple[Path, list],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check's checked copy holds its Errors tab in a NewTabs, not an openpyxl workbook (new_tabs.py): the
+    composed bytes are those of the openpyxl placeholder, written straight or, should the tab need XlsxWriter,
+    through the openpyxl workbook NewTabs makes."""
+    for submission in checked[1]:
+        for lang in ("en", "ru"):
+            light = faction_workbooks.checked_copy(submission, lang, streamed=True)
+            assert isinstance(light, NewTabs) and light.sheetnames == [light.worksheets[0].title]
+            copy: ComposedCopy = getattr(light, COMPOSED)
+            rows = faction_workbooks.problem_rows(list(submission.problems), lang)
+            old = _tab_workbook("Errors" if lang == "en" else "Ошибки", faction_workbooks.PROBLEM_HEADERS, rows,
+                                lang, WIDTHS)
+            old.properties.title = light.properties.title
+            assert copy.bytes(light) == copy.bytes(old), (submission.path.name, lang)
+            with monkeypatch.context() as m:
+                m.setattr(errors_tab, "direct_tab", lambda wb: None)
+                assert copy.bytes(light) == copy.bytes(old), (submission.path.name, lang)
 
 
 EDGES: list[list[Any]] = [

@@ -36,8 +36,10 @@ import gc
 sys.stderr.write("\\nCOLLECTOR " + json.dumps([gc.isenabled(), gc.get_freeze_count()]) + "\\n")
 """
 
-#: Used by other commands only (maps and pictures, dice keys and proofs, mail, typed frames, test doubles).
-NOT_FOR_CHECK = ("matplotlib", "cryptography", "pandera", "typeguard", "unittest", "scipy", "xlwings",
+#: Used by other commands only (maps and pictures, dice keys and proofs, mail, typed frames, test doubles, the
+#: openpyxl workbooks: a checked copy's Errors tab is written without them, new_tabs.py and errors_tab.py).
+NOT_FOR_CHECK = ("matplotlib", "cryptography", "pandera", "typeguard", "unittest", "scipy", "xlwings", "openpyxl",
+                 "adjudicator.outputs.templates",
                  "adjudicator.mail", "adjudicator.outputs.maps", "adjudicator.outputs.pictures",
                  "adjudicator.dice.keys", "adjudicator.dice.source", "adjudicator.dice.report",
                  "adjudicator.dice.verifiable", "adjudicator.turn.gm_input", "adjudicator.cases")
@@ -83,7 +85,8 @@ def test_check_of_one_workbook_imports_its_ruleset_alone(tmp_path: Path, ruleset
     shutil.copytree(examples_root() / ruleset, root)
     workbook = sorted((root / "inbox").iterdir())[0]
     modules = imported(["check", str(root), str(workbook)], root)
-    assert (root / "checks").is_dir()  # the check ran to its end: it wrote the checked copies
+    # the check ran to its end: it wrote the workbook's checked copy (its Errors tab, without openpyxl)
+    assert [p.name for p in (root / "checks").rglob("*.checked.xlsx")] == [f"{workbook.stem}.checked.xlsx"]
     assert f"adjudicator.rulesets.{ruleset}.rules" in modules
     others = {m.split(".")[2] for m in _under(modules, "adjudicator.rulesets") if m.count(".") >= 2}
     assert others == {ruleset}
@@ -139,3 +142,14 @@ def test_check_imports_its_libraries_with_the_collector_paused_then_frozen(tmp_p
                                                         root)
     assert enabled
     assert frozen > 20_000  # pandas, openpyxl, numpy... (about 120,000 objects; none unfrozen)
+
+
+def test_the_characters_a_cell_cannot_hold_are_openpyxls() -> None:
+    """cell_text.py keeps openpyxl's pattern so that a check need not import openpyxl for it."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE as openpyxls
+
+    from adjudicator.outputs.cell_text import ILLEGAL_CHARACTERS_RE
+
+    assert ILLEGAL_CHARACTERS_RE.pattern == openpyxls.pattern
+    every = "".join(map(chr, range(0x110)))
+    assert ILLEGAL_CHARACTERS_RE.sub("", every) == openpyxls.sub("", every)

@@ -41,7 +41,7 @@ def _composed(submission, target: Path, monkeypatch: pytest.MonkeyPatch) -> Path
         def refused(*args: object, **kwargs: object) -> None:
             raise AssertionError("the player's workbook was reloaded")
 
-        m.setattr(faction_workbooks.openpyxl, "load_workbook", refused)
+        m.setattr(openpyxl, "load_workbook", refused)
         assert atomic_save_fast(faction_workbooks.checked_copy(submission, _lang(submission), streamed=True), target)
     return target
 
