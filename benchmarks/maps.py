@@ -104,8 +104,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     os.environ["ADJUDICATOR_WORKERS"] = str(args.workers)
-    drawing = Timer(turn, "turn_maps")  # draws every reader's map (PNG and SVG)
-    tabs = [Timer(turn.TurnPictures, "decorate_results"), Timer(turn.TurnPictures, "decorate_master")]
+    drawing = Timer(turn, "render_many")  # draws a reader's map (PNG and SVG), in the job writing its workbook
+    # the pictures' tabs (a faction's map drawn in decorate_results, the GM's and the public one before the master)
+    tabs = [Timer(turn.TurnPictures, "decorate_results"), Timer(turn.TurnPictures, "draw_master_maps"),
+            Timer(turn.TurnPictures, "decorate_master")]
     embedding = Timer(turn, "add_map_tab")
     changes = Timer(turn, "write_changes")  # the Changes tab's sheet (its rows computed before, in decorate_results)
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,8 +124,8 @@ def main() -> None:
         start, cpu = time.perf_counter(), cpu_time()
         second = pipeline.run(root)
         turn_s, turn_cpu = time.perf_counter() - start, cpu_time() - cpu
-    pictures_s = drawing.seconds + sum(t.seconds for t in tabs)
-    pictures_cpu = drawing.cpu + sum(t.cpu for t in tabs)
+    pictures_s = sum(t.seconds for t in tabs)  # every map is drawn inside one of them
+    pictures_cpu = sum(t.cpu for t in tabs)
     result = {
         "factions": args.factions, "rows_per_faction": args.rows, "map": f"{args.size}x{args.size}",
         "status": second.status, "turn_s": round(turn_s, 2), "maps_s": round(drawing.seconds, 2),

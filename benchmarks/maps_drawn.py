@@ -5,9 +5,9 @@
 
 ``record`` runs a copy of DIR (pass 1, the GM's answers by ``generate.answer_gm_input``, pass 2 in one
 process) and keeps what every reader's map shows (the views and the language each is drawn in, pickled, in
-the order the turn draws them) with the SHA-256 of each picture the turn drew. ``draw`` draws those views
-again in one process the way the turn does (``sheets.turn_maps``: the shared figure made first, then each
-reader's map), with the code of TREE (default: this checkout), and prints the CPU seconds of each repeat
+the order the turn draws them: ``TurnPictures.drawn``) with the SHA-256 of each picture the turn drew. ``draw``
+draws those views again in one process as the turn does (the shared figure made first, then each reader's
+map), with the code of TREE (default: this checkout), and prints the CPU seconds of each repeat
 (``resource.getrusage``), the load average, and the SHA-256 of every PNG and SVG and of them all, so that
 two trees can be compared side by side (same views, same bytes?). ``--out`` writes the pictures there.
 """
@@ -41,24 +41,25 @@ def record(campaign: Path, views: Path) -> None:
     from adjudicator.outputs.maps import turn
     from adjudicator.turn import pipeline
 
-    kept: dict[str, object] = {}
-    real = turn.turn_maps
+    kept: dict[str, list] = {"maps": [], "digests": []}
+    real = turn.TurnPictures.drawn
 
-    def recording(ruleset: object, campaign: object, result: object) -> object:
-        maps = real(ruleset, campaign, result)
-        readers = {f: campaign.factions[f].language for f in campaign.factions}  # type: ignore[attr-defined]
-        kept["maps"] = [(drawn.view, readers.get(reader, campaign.language))  # type: ignore[attr-defined]
-                        for reader, drawn in maps.items()]
-        kept["digests"] = [(hashlib.sha256(d.picture.png).hexdigest(), hashlib.sha256(d.picture.svg).hexdigest())
-                           for d in maps.values()]
-        return maps
+    def recording(pictures: turn.TurnPictures, reader: str) -> object:
+        drawn = real(pictures, reader)
+        if drawn is not None:
+            kept["maps"].append((drawn.view, pictures.views[reader][1]))
+            kept["digests"].append((hashlib.sha256(drawn.picture.png).hexdigest(),
+                                    hashlib.sha256(drawn.picture.svg).hexdigest()))
+        return drawn
 
-    turn.turn_maps = recording
+    turn.TurnPictures.drawn = recording  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "campaign"
         shutil.copytree(campaign, root)
         pipeline.run(root)
         answer_gm_input(root)
+        for found in kept.values():  # the maps of the resolved turn alone
+            found.clear()
         pipeline.run(root)
     views.write_bytes(pickle.dumps(kept))
     print(f"{len(kept['maps'])} views in {views}")  # type: ignore[arg-type]
