@@ -363,7 +363,7 @@ def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], enough: int 
     for text in texts:
         room = text.room(widths)
         if kept_lines(text.text, room, text.bold, text.size) != kept_lines(text.text, room, text.bold, text.size,
-                                                                   -LINE_SLACK):
+                                                                           -LINE_SLACK):
             count += 1
             if enough is not None and count >= enough:
                 break

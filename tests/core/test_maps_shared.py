@@ -121,7 +121,16 @@ def svg_ids_of(svg: bytes) -> set[str]:
 def test_the_turns_maps_drawn_by_two_workers_are_those_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     from types import SimpleNamespace
 
-    from adjudicator.outputs.maps.sheets import turn_maps
+    from adjudicator.outputs.maps.sheets import turn_views
+    from adjudicator.outputs.parallel import in_parallel
+
+    def turn_maps(ruleset: object, campaign: object) -> dict[str, draw.Picture]:
+        """Every reader's map drawn as a turn's writer jobs draw them (TurnPictures.drawn): one job a reader,
+        forked onto both cores by in_parallel with two workers, after the views and the shared grid are made."""
+        views = turn_views(ruleset, campaign, None)
+        pictures = in_parallel([lambda v=view, lang=lang: draw.render_many([(v, lang)])[0]
+                                for view, lang in views.values()])
+        return dict(zip(views, pictures, strict=True))
 
     class Ruleset:
         def map_view(self, campaign: object, result: object, reader: str) -> MapView:
@@ -132,6 +141,6 @@ def test_the_turns_maps_drawn_by_two_workers_are_those_of_one_process(monkeypatc
     drawn = {}
     for workers in ("1", "2"):
         monkeypatch.setenv("ADJUDICATOR_WORKERS", workers)
-        drawn[workers] = {r: m.picture for r, m in turn_maps(Ruleset(), campaign, None).items()}
+        drawn[workers] = turn_maps(Ruleset(), campaign)
     assert drawn["1"] == drawn["2"]
     assert drawn["1"]["ALPHA"].png == alone("ALPHA", "ru").png

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.i18n import msg
-from adjudicator.outputs.maps.draw import Picture, SharedGrid, render_many
+from adjudicator.outputs.maps.draw import Picture, SharedGrid
 from adjudicator.outputs.maps.view import GM, PUBLIC, MapView
 
 
@@ -36,17 +36,6 @@ def turn_views(ruleset: Any, campaign: Any, result: Any) -> dict[str, tuple[MapV
     if views:
         SharedGrid.of(next(iter(views.values()))[0])
     return views
-
-
-def turn_maps(ruleset: Any, campaign: Any, result: Any) -> dict[str, DrawnMap]:
-    """Every reader's map of the turn, drawn on both cores where that pays (see
-    :func:`~adjudicator.outputs.parallel.in_parallel`: the same bytes as in one process)."""
-    from adjudicator.outputs.parallel import in_parallel
-
-    views = turn_views(ruleset, campaign, result)
-    pictures = in_parallel([lambda v=view, lang=lang: render_many([(v, lang)])[0] for view, lang in views.values()])
-    return {reader: DrawnMap(view, picture) for (reader, (view, _)), picture in zip(views.items(), pictures,
-                                                                                     strict=True)}
 
 
 def file_stem(reader: str) -> str:
