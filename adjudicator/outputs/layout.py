@@ -327,7 +327,9 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
     such column is given the narrowest width, up to :func:`scale_allowance` of its widest text's room more,
     that leaves the fewest of the texts it holds (its own and the spans over it) unsure; a column whose texts
     are all sure keeps its width. Widening one column may unsettle a span over it: the columns are gone over
-    again until none changes."""
+    again until none changes. A column is searched again only when a width its texts' rooms depend on changed
+    since its last search (the search would find what it found: the same texts, widths and candidates), so a
+    table's columns, whose texts span no other column, are searched once."""
     widths = dict(widths)
     texts = list(dict.fromkeys(texts))
     allowance: dict[int, int] = {}  # by column widened: tenths of a "0" it may be given
@@ -335,9 +337,16 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
         allowance[text.last] = max(allowance.get(text.last, 0), scale_allowance(text.room(widths)))
     given = {col: widths.get(col) or DEFAULT_WIDTH for col in allowance}
     held = {col: [text for text in texts if text.first <= col <= text.last] for col in allowance}
+    # the columns whose search a change of a column's width may change: those holding a text over it
+    unsettles = {col: {other for other in allowance if any(t.first <= col <= t.last for t in held[other])}
+                 for col in allowance}
+    stale = set(allowance)  # the columns to search (again)
     for _ in range(len(allowance) + 2):
         changed = False
         for col in sorted(allowance):
+            if col not in stale:
+                continue
+            stale.discard(col)
             current = widths.get(col) or DEFAULT_WIDTH
             best = (_unsure(held[col], widths), current)
             if not best[0]:
@@ -350,7 +359,9 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
                 if not count:
                     break
             widths[col] = best[1]
-            changed = changed or best[1] != current
+            if best[1] != current:
+                changed = True
+                stale |= unsettles[col] - {col}  # its own search would find its new width again
         if not changed:
             break
     return widths

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.outputs import streamed
@@ -84,3 +86,70 @@ def test_both_writers_print_the_wrapped_texts_whatever_the_scale(tmp_path: Path)
     assert 50 < ledger.column_dimensions["C"].width < 52  # the notes' column, a little wider than asked
     for ws in book.worksheets:
         assert not unsure_rows(ws), ws.title
+
+
+def _every_column_every_pass(widths: dict[int, float], texts: list[WrappedText]) -> dict[int, float]:
+    """sure_texts as it was first written, the reference: every column searched in every pass until a pass
+    changes nothing."""
+    from adjudicator.outputs.layout import DEFAULT_WIDTH, _unsure
+
+    widths, texts = dict(widths), list(dict.fromkeys(texts))
+    allowance: dict[int, int] = {}
+    for text in texts:
+        allowance[text.last] = max(allowance.get(text.last, 0), scale_allowance(text.room(widths)))
+    given = {col: widths.get(col) or DEFAULT_WIDTH for col in allowance}
+    held = {col: [text for text in texts if text.first <= col <= text.last] for col in allowance}
+    for _ in range(len(allowance) + 2):
+        changed = False
+        for col in sorted(allowance):
+            current = widths.get(col) or DEFAULT_WIDTH
+            best = (_unsure(held[col], widths), current)
+            if best[0]:
+                for step in range(allowance[col] + 1):
+                    widths[col] = round(given[col] + step / 10, 1)
+                    count = _unsure(held[col], widths, best[0] + 1)
+                    best = min(best, (count, widths[col]))
+                    if not count:
+                        break
+                widths[col] = best[1]
+            changed = changed or best[1] != current
+        if not changed:
+            break
+    return widths
+
+
+WORDS = ["Battle", "at", "C3:", "the", "fleet", "of", "BETA", "held", "its", "ground", "Кредиты", "systems", "310",
+         "factories", "(+0%),", "economy", "agency:351:DAVION:8:outcome", "and/or", "D-NS1"]
+
+
+#: A case where widening a column unsettles a span over an earlier column, which is searched again and changes
+#: (found among 20,000 random cases: about one in 3,000 needs it).
+UNSETTLED = ([(1, 0, "C3: Кредиты and/or its economy of economy economy 310 C3: at (+0%), systems its of 310 "
+                     "agency:351:DAVION:8:outcome 310 and/or factories its agency:351:DAVION:8:outcome BETA of "
+                     "of".split(), False),
+              (2, 1, "factories Battle and/or C3: economy economy fleet agency:351:DAVION:8:outcome D-NS1 Кредиты "
+                     "D-NS1 held".split(), False),
+              (1, 1, "economy of agency:351:DAVION:8:outcome".split(), False),
+              (1, 1, "systems its D-NS1 Кредиты systems the the its at economy factories and/or 310".split(), False),
+              (2, 2, ["Battle"], False),
+              (2, 0, "and/or its its D-NS1 its ground and/or of systems systems its ground the its economy ground at "
+                     "310 and/or its the held 310 BETA BETA of".split(), True),
+              (4, 0, "Battle D-NS1 systems (+0%), fleet fleet (+0%), of".split(), False),
+              (2, 1, "Кредиты BETA Кредиты economy (+0%), 310 economy its C3: held factories of C3: BETA economy "
+                     "systems economy".split(), False)],
+             [14.5, 9.5, 38.9, 22.5, 9.1, 7.1])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(*UNSETTLED)
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 2), st.lists(st.sampled_from(WORDS), min_size=1,
+                                                                         max_size=30), st.booleans()),
+                min_size=1, max_size=40),
+       st.lists(st.floats(6.0, 60.0).map(lambda w: round(w, 1)), min_size=6, max_size=6))
+def test_columns_searched_again_only_when_unsettled_give_the_widths_of_searching_every_pass(
+        cells: list[tuple[int, int, list[str], bool]], given_widths: list[float]) -> None:
+    """layout.sure_texts searches a column again only when a width its texts depend on changed; the widths are
+    those of the search of every column in every pass, with texts in their own column and over merged spans."""
+    widths = dict(enumerate(given_widths, start=1))
+    texts = [WrappedText(first, first + span, " ".join(words), bold) for first, span, words, bold in cells]
+    assert sure_texts(widths, texts) == _every_column_every_pass(widths, texts)
