@@ -336,6 +336,9 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
     for text in texts:
         allowance[text.last] = max(allowance.get(text.last, 0), scale_allowance(text.room(widths)))
     given = {col: widths.get(col) or DEFAULT_WIDTH for col in allowance}
+    # Widths only grow here, and a text takes no more lines in a wider room (test_sure_texts.py): a text on one
+    # line in its room narrowed by the slack now is on one line in every room it may be given, never unsure.
+    texts = [text for text in texts if kept_lines(text.text, text.room(widths), text.bold, text.size) > 1]
     held = {col: [text for text in texts if text.first <= col <= text.last] for col in allowance}
     # the columns whose search a change of a column's width may change: those holding a text over it
     unsettles = {col: {other for other in allowance if any(t.first <= col <= t.last for t in held[other])}

@@ -153,3 +153,14 @@ def test_columns_searched_again_only_when_unsettled_give_the_widths_of_searching
     widths = dict(enumerate(given_widths, start=1))
     texts = [WrappedText(first, first + span, " ".join(words), bold) for first, span, words, bold in cells]
     assert sure_texts(widths, texts) == _every_column_every_pass(widths, texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*WORDS, "x" * 90, "a-b-c-d", "1/2", "and/or/either", "\n", "W" * 12]),
+                min_size=1, max_size=40),
+       st.floats(1.0, 120.0), st.floats(0.0, 40.0), st.booleans(), st.sampled_from([LINE_SLACK, -LINE_SLACK, 0.0]))
+def test_a_text_takes_no_more_lines_in_a_wider_room(words: list[str], width: float, more: float, bold: bool,
+                                                     slack: float) -> None:
+    """What layout.sure_texts relies on to leave aside a text on one line: widening never adds a line."""
+    text = " ".join(words)
+    assert wrapped_lines(text, width + more, bold, slack=slack) <= wrapped_lines(text, width, bold, slack=slack)
