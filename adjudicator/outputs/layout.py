@@ -128,13 +128,28 @@ def wrapped_lines(text: str, width: float, bold: bool = False, size: float = 11.
     may or may not fit, by the print's scale, is counted as not fitting: a blank line rather than a cut one),
     lines ended at spaces and after dashes (:func:`line_pieces`); a piece longer than the line breaks inside,
     as spreadsheets do."""
+    return lines_of(measured_pieces(text, bold, size), width, bold, size, slack)
+
+
+#: A text's paragraphs, each its pieces' widths and whether a space stands before each (:func:`line_pieces`).
+Pieces = tuple[tuple[tuple[float, bool], ...], ...]
+
+
+def measured_pieces(text: str, bold: bool = False, size: float = 11.0) -> Pieces:
+    """What :func:`lines_of` needs of ``text``, whatever the width: measured once, wrapped at many widths."""
+    return tuple(tuple((text_width(piece, bold, size), spaced) for piece, spaced in line_pieces(paragraph))
+                 for paragraph in text.split("\n"))
+
+
+def lines_of(pieces: Pieces, width: float, bold: bool = False, size: float = 11.0,
+             slack: float = LINE_SLACK) -> int:
+    """:func:`wrapped_lines` of the text measured as ``pieces``."""
     room = max((width - WRAP_PADDING[bold] * size / 11.0) * (1.0 - slack), 1.0)
     space = text_width(" ", bold, size)
     total = 0
-    for paragraph in text.split("\n"):
+    for paragraph in pieces:
         lines, used = 1, 0.0
-        for piece, spaced in line_pieces(paragraph):
-            w = text_width(piece, bold, size)
+        for w, spaced in paragraph:
             needed = w if used == 0 else used + (space if spaced else 0.0) + w
             if needed <= room:
                 used = needed
@@ -339,6 +354,7 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
     # Widths only grow here, and a text takes no more lines in a wider room (test_sure_texts.py): a text on one
     # line in its room narrowed by the slack now is on one line in every room it may be given, never unsure.
     texts = [text for text in texts if kept_lines(text.text, text.room(widths), text.bold, text.size) > 1]
+    measured = {text: measured_pieces(text.text, text.bold, text.size) for text in texts}  # wrapped at many widths
     held = {col: [text for text in texts if text.first <= col <= text.last] for col in allowance}
     # the columns whose search a change of a column's width may change: those holding a text over it
     unsettles = {col: {other for other in allowance if any(t.first <= col <= t.last for t in held[other])}
@@ -351,12 +367,12 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
                 continue
             stale.discard(col)
             current = widths.get(col) or DEFAULT_WIDTH
-            best = (_unsure(held[col], widths), current)
+            best = (_unsure(held[col], widths, measured), current)
             if not best[0]:
                 continue
             for step in range(allowance[col] + 1):
                 widths[col] = round(given[col] + step / 10, 1)
-                count = _unsure(held[col], widths, best[0] + 1)
+                count = _unsure(held[col], widths, measured, best[0] + 1)
                 if (count, widths[col]) < best:
                     best = (count, widths[col])
                 if not count:
@@ -370,14 +386,14 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
     return widths
 
 
-def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], enough: int | None = None) -> int:
-    """How many of ``texts`` have lines that move with the print's scale in columns ``widths`` (counted up to
-    ``enough``: no more is needed)."""
+def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], measured: dict[WrappedText, Pieces],
+            enough: int | None = None) -> int:
+    """How many of ``texts`` (``measured``: their pieces) have lines that move with the print's scale in columns
+    ``widths`` (counted up to ``enough``: no more is needed)."""
     count = 0
     for text in texts:
-        room = text.room(widths)
-        if kept_lines(text.text, room, text.bold, text.size) != kept_lines(text.text, room, text.bold, text.size,
-                                                                           -LINE_SLACK):
+        room, pieces = text.room(widths), measured[text]
+        if lines_of(pieces, room, text.bold, text.size) != lines_of(pieces, room, text.bold, text.size, -LINE_SLACK):
             count += 1
             if enough is not None and count >= enough:
                 break

@@ -91,7 +91,18 @@ def test_both_writers_print_the_wrapped_texts_whatever_the_scale(tmp_path: Path)
 def _every_column_every_pass(widths: dict[int, float], texts: list[WrappedText]) -> dict[int, float]:
     """sure_texts as it was first written, the reference: every column searched in every pass until a pass
     changes nothing."""
-    from adjudicator.outputs.layout import DEFAULT_WIDTH, _unsure
+    from adjudicator.outputs.layout import DEFAULT_WIDTH
+
+    def _unsure(texts: list[WrappedText], widths: dict[int, float], enough: int | None = None) -> int:
+        count = 0
+        for text in texts:
+            room = text.room(widths)
+            if wrapped_lines(text.text, room, text.bold, text.size) != wrapped_lines(text.text, room, text.bold,
+                                                                                     text.size, -LINE_SLACK):
+                count += 1
+                if enough is not None and count >= enough:
+                    break
+        return count
 
     widths, texts = dict(widths), list(dict.fromkeys(texts))
     allowance: dict[int, int] = {}
