@@ -34,10 +34,6 @@ class NewTabs:
     def __post_init__(self) -> None:
         stream_new_tabs(self)  # its tables and reports are described, never built (writing.write_table_sheet)
 
-    @property
-    def sheetnames(self) -> list[str]:
-        return [sheet.title for sheet in self.worksheets]
-
     def create_sheet(self, title: str) -> TabSheet:
         sheet = TabSheet(title)
         self.worksheets.append(sheet)
