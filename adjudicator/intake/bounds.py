@@ -450,22 +450,40 @@ def survey_xlsx(archive: zipfile.ZipFile, limits: Limits) -> Survey:
     except (*_UNREADABLE, KeyError):
         survey.unreadable = True
         return survey
-    total = [0]
     shared = posixpath.join(base, "sharedStrings.xml")
+    if _plainly_within(archive, shared if shared in names else None, sheets, targets, names, limits):
+        survey.macro_sheets = [sheet.get("name", "") for sheet in sheets if _is_macro(sheet, targets)]
+        return survey
+    total = [0]
     if shared in names and not _parse(archive, shared, _SharedStrings(limits, total), survey):
         return survey
     for sheet in sheets:
         name = sheet.get("name", "")
-        part, kind = targets.get(sheet.get("id", ""), ("", ""))
-        if kind.endswith(MACROSHEET_TYPES) or "macrosheet" in part.lower():
+        if _is_macro(sheet, targets):
             survey.macro_sheets.append(name)
             continue
+        part = targets.get(sheet.get("id", ""), ("", ""))[0]
         handler = _XlsxSheet(name, limits, total)
         if part in names and not _parse(archive, part, handler, survey):
             return survey
         if handler.errors:
             survey.errors[name] = handler.errors
     return survey
+
+
+def _is_macro(sheet: dict[str, str], targets: dict[str, tuple[str, str]]) -> bool:
+    """An Excel 4.0 macro sheet (never surveyed, never read: warning F14)."""
+    part, kind = targets.get(sheet.get("id", ""), ("", ""))
+    return kind.endswith(MACROSHEET_TYPES) or "macrosheet" in part.lower()
+
+
+def _plainly_within(archive: zipfile.ZipFile, shared: str | None, sheets: list[dict[str, str]],
+                    targets: dict[str, tuple[str, str]], names: set[str], limits: Limits) -> bool:
+    """Whether the quick way (quick_survey.py) shows the sheets to hold nothing the survey would report."""
+    from adjudicator.intake.quick_survey import plainly_within  # it uses this module's pieces
+
+    parts = [targets.get(sheet.get("id", ""), ("", ""))[0] for sheet in sheets if not _is_macro(sheet, targets)]
+    return plainly_within(archive, shared, [part for part in parts if part in names], limits)
 
 
 def survey_ods(archive: zipfile.ZipFile, limits: Limits) -> Survey:

@@ -1,0 +1,145 @@
+"""The survey's quick way: a workbook shown to be plainly within every limit without a Python call per element.
+
+:mod:`adjudicator.intake.bounds` streams each sheet's XML through expat with a Python handler for every
+element: exact, and about a fifth of a large check's CPU (issue 16). Most workbooks are far inside every
+limit, and that can be shown more cheaply. Each part is read whole (only parts of at most
+:data:`QUICK_PART_BYTES` unpacked), parsed by expat in C with no element handler (well-formed, with
+defusedxml's defences: no entity declaration, no external reference), and measured by byte scans that give
+an upper bound of everything the exact survey counts:
+
+- every cell is ``<c r="B7"…`` (a plain reference, first attribute) and every row ``<row r="7"…``: their
+  largest row and column are those the exact survey finds;
+- a text element's characters (``v``, ``t``, ``f``; a shared string's) lie between its start and the next
+  one's: the longest such stretch, in bytes, bounds any one text, and the part's bytes bound its total.
+
+:func:`plainly_within` answers True only when those bounds are within every limit and nothing stands in the
+way of the scans (an error cell, a comment or CDATA, a processing instruction, a prefixed cell or row, an
+encoding other than UTF-8, a reference written otherwise); then the exact survey would have found no limit
+passed, no error cell, and nothing unreadable. Otherwise it answers False, and the exact survey runs as
+before: what it reports (the sheet and cell of the first limit passed, the error cells, an unreadable part)
+is never guessed here. ``tests/core/test_quick_survey.py`` compares the two ways on generated parts.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from typing import TYPE_CHECKING
+from xml.parsers import expat
+
+from adjudicator.intake.bounds import _CELL, _forbid_entity, _forbid_external, column_number
+
+if TYPE_CHECKING:
+    from adjudicator.intake.safety import Limits
+
+#: Parts unpacking to more than this are surveyed the exact (streaming) way: the quick way holds a part whole.
+QUICK_PART_BYTES = 16 * 2**20
+
+_BOM = b"\xef\xbb\xbf"
+_DECLARED_ENCODING = re.compile(rb"""encoding\s*=\s*["']([A-Za-z0-9._-]*)["']""")
+_UTF8 = (b"utf-8", b"utf8")
+#: A prefix before a name the exact survey reads by its local name (``x:c``, ``x:row``, ``xm:f``): written so,
+#: cells and rows are read the exact way, and text elements are found by :data:`_ANY_TEXT_START`.
+_PREFIXED_CELL = re.compile(rb":(?:c|row|dimension)[\s/>]")
+_PREFIXED_TEXT = re.compile(rb":[vtf][\s/>]")
+#: Cells, rows and the dimension written otherwise than ``<c r="B7"``, ``<row r="7"``, ``<dimension ref="…"``.
+_UNUSUAL_START = re.compile(rb"<(?:c|row|dimension)[/>\t\n\r]")
+_CELL_REFERENCE = re.compile(rb'<c r="([A-Z]{1,3})([1-9][0-9]{0,6})"')
+_ROW_NUMBER = re.compile(rb'<row r="([1-9][0-9]{0,6})"')
+_DIMENSION = re.compile(rb'<dimension ref="([^"&]*)"')
+#: A text element's start (``v``, ``t``, ``f``); its whole as one run of text, or empty (``<v/>``), its attributes
+#: written plainly (no ``>`` in a value): every text element of a sheet is one or the other, else the exact way.
+_TEXT_START = re.compile(rb"<[vtf][\s/>]")
+_ATTRIBUTES = rb"""(?:\s+[^\s=<>/]+\s*=\s*(?:"[^"<>]*"|'[^'<>]*'))*\s*"""
+_TEXT_ELEMENT = re.compile(rb"<[vtf]" + _ATTRIBUTES + rb">([^<]*)</[vtf]>")
+_EMPTY_TEXT = re.compile(rb"<[vtf]" + _ATTRIBUTES + rb"/>")
+_ANY_PREFIX = rb"(?:[^\s/>]*:)?"
+_ANY_TEXT_START = re.compile(rb"<" + _ANY_PREFIX + rb"[vtf][\s/>]")
+_ANY_TEXT_ELEMENT = re.compile(rb"<" + _ANY_PREFIX + rb"[vtf]" + _ATTRIBUTES + rb">([^<]*)</" + _ANY_PREFIX +
+                               rb"[vtf]>")
+_ANY_EMPTY_TEXT = re.compile(rb"<" + _ANY_PREFIX + rb"[vtf]" + _ATTRIBUTES + rb"/>")
+_STRING_START = re.compile(rb"<(?:[^\s/>]*:)?si[\s/>]")
+
+
+def plainly_within(archive: zipfile.ZipFile, shared: str | None, sheet_parts: list[str], limits: Limits) -> bool:
+    """Whether the shared strings part ``shared`` (or None) and the worksheet parts ``sheet_parts`` are shown,
+    by the quick way, to pass no limit, hold no error cell and be readable: the exact survey would find
+    nothing to report of them. False when that is not shown (the exact survey then tells what there is)."""
+    text_total = 0
+    try:
+        if shared is not None:
+            data = _part(archive, shared)
+            if data is None:
+                return False
+            pieces = _STRING_START.split(data)
+            if len(pieces) - 1 > limits.max_cells * 4 or max(map(len, pieces)) > limits.max_text_chars:
+                return False
+            text_total += len(data)
+        for part in sheet_parts:
+            data = _part(archive, part)
+            if data is None or not _sheet_within(data, limits):
+                return False
+            text_total += len(data)
+            if text_total > limits.max_text_total:
+                return False
+    except Exception:  # noqa: BLE001 - whatever stops the quick way, the exact survey meets and reports
+        return False
+    return text_total <= limits.max_text_total
+
+
+def _part(archive: zipfile.ZipFile, name: str) -> bytes | None:
+    """The part's bytes when the scans can be trusted on them: small enough, UTF-8, well-formed without
+    entities, and with no comment, CDATA, DTD or processing instruction (whose contents may hold ``<``)."""
+    if archive.getinfo(name).file_size > QUICK_PART_BYTES:
+        return None
+    data = archive.read(name)
+    body = data[len(_BOM):] if data.startswith(_BOM) else data
+    if not _utf8(body) or b"<!" in body or body.count(b"<?") != (1 if body.startswith(b"<?xml") else 0):
+        return None
+    parser = expat.ParserCreate()
+    parser.EntityDeclHandler = _forbid_entity
+    parser.UnparsedEntityDeclHandler = _forbid_entity
+    parser.ExternalEntityRefHandler = _forbid_external
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
+    parser.Parse(data, True)  # raises on malformed XML: the exact survey then says it is unreadable
+    return data
+
+
+def _utf8(body: bytes) -> bool:
+    """Whether the part is UTF-8 (the scans read its markup as ASCII bytes)."""
+    if body[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in body[:4]:
+        return False
+    if not body.startswith(b"<?xml"):
+        return True
+    declared = _DECLARED_ENCODING.search(body, 0, body.find(b"?>"))
+    return declared is None or declared.group(1).lower() in _UTF8
+
+
+def _sheet_within(data: bytes, limits: Limits) -> bool:
+    if b'"e"' in data or b"'e'" in data or _PREFIXED_CELL.search(data) or _UNUSUAL_START.search(data):
+        return False  # maybe an error cell (t="e"), or cells and rows written otherwise: read the exact way
+    references = _CELL_REFERENCE.findall(data)
+    rows = _ROW_NUMBER.findall(data)
+    dimensions = _DIMENSION.findall(data)
+    if len(references) != data.count(b"<c ") or len(rows) != data.count(b"<row ") or \
+            len(dimensions) != data.count(b"<dimension "):
+        return False  # a cell, a row or the dimension whose reference is written otherwise
+    if len(references) > limits.max_cells:
+        return False
+    last_row = max(map(int, {digits for _, digits in references}), default=0)  # the grid a reader allocates
+    last_column = max((column_number(letters.decode()) for letters in {letters for letters, _ in references}),
+                      default=0)
+    if last_row > limits.max_rows or last_column > limits.max_columns or last_row * last_column > limits.max_cells:
+        return False
+    if max(map(int, set(rows)), default=0) > limits.max_rows:
+        return False
+    for ref in dimensions:
+        match = _CELL.match(ref.decode().rpartition(":")[2])
+        if match and (int(match.group(2)) > limits.max_rows or column_number(match.group(1)) > limits.max_columns):
+            return False
+    prefixed = _PREFIXED_TEXT.search(data) is not None
+    texts = (_ANY_TEXT_ELEMENT if prefixed else _TEXT_ELEMENT).findall(data)
+    starts = len((_ANY_TEXT_START if prefixed else _TEXT_START).findall(data))
+    if len(texts) + len((_ANY_EMPTY_TEXT if prefixed else _EMPTY_TEXT).findall(data)) != starts:
+        return False  # a text element holding more than one run of text (or written otherwise)
+    return max(map(len, texts), default=0) <= limits.max_text_chars
