@@ -19,10 +19,10 @@ from adjudicator.i18n import Msg, gettext_in, msg
 from adjudicator.intake.reading import read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.submissions import read_sheets
+from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.templates import INSTRUCTIONS
 from adjudicator.outputs.writing import (
     TITLE_FONT,
-    atomic_save,
     error_alert,
     header_row,
     identifiers_as_text,
@@ -105,7 +105,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                 error_alert(validation, lang, number_hint(column))
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
-    atomic_save(wb, path)
+    atomic_save_fast(wb, path)  # XlsxWriter writes it (the same face as openpyxl's save: test_gm_input_face)
 
 
 def _choice_text(options: object, value: str, lang: str) -> str:
