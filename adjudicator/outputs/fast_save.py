@@ -276,6 +276,8 @@ def _format_properties(style: Any) -> dict[str, Any]:
 def _exact_width_sheet_class() -> type:
     """An XlsxWriter worksheet that stores the very column widths and row heights openpyxl would (XlsxWriter
     rounds both to whole pixels): the sizes the layout computed, so LibreOffice and Excel draw them as before."""
+    from xlsxwriter.utility import xl_rowcol_to_cell_fast
+    from xlsxwriter.worksheet import CellNumberTuple, CellStringTuple
     from xlsxwriter.worksheet import Worksheet as XWorksheet
 
     class ExactWidths(XWorksheet):  # type: ignore[misc]
@@ -354,6 +356,34 @@ def _exact_width_sheet_class() -> type:
             self.early.seek(0)
             shutil.copyfileobj(self.early, self.fh)
             self._xml_end_tag("sheetData")
+
+        def _write_cell(self, row: int, col: int, cell: Any) -> None:
+            """A text or a number with its format (its own, its row's or its column's), written as
+            XlsxWriter's own ``_write_cell`` writes it (the same bytes: ``tests/core/test_writer_cells.py``),
+            without its list of attributes, their escaping (a reference and a number need none) and its search
+            by the cell's class name: the innermost loop of every save. Anything else is XlsxWriter's."""
+            kind = cell.__class__
+            if kind is CellStringTuple and not self.constant_memory:
+                end = f' t="s"><v>{cell.string}</v></c>'
+            elif kind is CellNumberTuple:
+                end = f"><v>{cell.number:.16G}</v></c>"
+            else:
+                super()._write_cell(row, col, cell)
+                return
+            if cell.format:  # its own format, else its row's, else its column's (XlsxWriter's order)
+                style = cell.format
+            else:
+                row_info = self.row_info.get(row)
+                if row_info is not None and row_info.row_format:
+                    style = row_info.row_format
+                else:
+                    column = self.col_info.get(col)
+                    style = column.column_format if column is not None else None
+            if style is None:
+                self.fh.write(f'<c r="{xl_rowcol_to_cell_fast(row, col)}"{end}')
+            else:
+                xf_index = style._get_xf_index()  # noqa: SLF001
+                self.fh.write(f'<c r="{xl_rowcol_to_cell_fast(row, col)}" s="{xf_index}"{end}')
 
         def _write_row(self, row: int, spans: Any, row_info: Any = None, empty_row: bool = False) -> None:
             height = getattr(self, "heights", {}).get(row)
@@ -554,7 +584,9 @@ class _Writer:
         for link in ws._hyperlinks:  # noqa: SLF001
             hyperlinks[link.ref] = link
         comments = []
-        write_string, write_number, write_blank = sheet.write_string, sheet.write_number, sheet.write_blank
+        # XlsxWriter's own writers of a cell, without the wrapper that reads "A1" references (every cell of a
+        # sheet comes here, always as numbers)
+        write_string, write_number, write_blank = sheet._write_string, sheet._write_number, sheet._write_blank  # noqa: SLF001
         for (row, col), cell in sorted(ws._cells.items()):  # noqa: SLF001 - the written cells only
             value = cell._value  # noqa: SLF001
             style = fmt(cell) if cell.has_style else None

@@ -656,16 +656,17 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
 
 
 def write_cell(sheet: Any, r: int, c: int, value: Any, kind: str, f: Any) -> None:
-    """One cell (from 0) as :func:`cell_value` made it: its value of its kind, or, empty, its format alone."""
+    """One cell (from 0) as :func:`cell_value` made it: its value of its kind, or, empty, its format alone
+    (XlsxWriter's own writers, without the wrapper that reads "A1" references: every cell comes here)."""
     if value is None:
         if f is not None:
-            sheet.write_blank(r, c, None, f)
+            sheet._write_blank(r, c, None, f)  # noqa: SLF001
     elif kind == "s":
-        sheet.write_string(r, c, value, f)
+        sheet._write_string(r, c, value, f)  # noqa: SLF001
     elif kind == "b":
-        sheet.write_boolean(r, c, value, f)
+        sheet._write_boolean(r, c, value, f)  # noqa: SLF001
     else:
-        sheet.write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+        sheet._write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)  # noqa: SLF001
 
 
 def write_sizes(laid: Laid, tab: Tab, sheet: Any, fmt: Any) -> None:
