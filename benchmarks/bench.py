@@ -7,7 +7,9 @@
    of it (benchmarks/startup.py; ``--startup-runs`` paired runs, medians).
 1. Ratios: for each ruleset a generated campaign (star_sectors: FACTIONS × ORDERS on a map that grows with
    the factions; the others: their example world with ORDERS rows a sheet), `check`, `run` pass 1 and pass 2
-   measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory.
+   measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory;
+   and ``run`` as a whole (both passes summed: the issue's "run, all passes"), the figure the target is read on
+   with ``check``, in CPU and in wall time.
 2. Scaling: star_sectors at each number of factions of ``--scaling`` (``--scaling-orders`` rows each), the CPU
    seconds of check and of the whole run after a check of another copy (what a process pays once, its imports
    and first calls, is not what grows with the factions), each doubling's factor (target: at most 2.2×), the
@@ -15,7 +17,7 @@
    writer worker's (target: both under 500 MB at 160 factions), and the same for the floor (what the floor reads
    and writes; the master's Map sheet grows with the map, each order workbook's dropdowns only with its own
    faction).
-Targets (issue 16): run and check within 1.5× of the floor. The machine's load is recorded with the figures.
+Targets (issue 16): run and check within 1.5× of the floor, CPU and wall. The machine's load is recorded with the figures.
 """
 
 from __future__ import annotations
@@ -91,6 +93,16 @@ def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
     return out
 
 
+def run_total(row: dict[str, Any]) -> dict[str, Any]:
+    """``run`` as a GM meets it, both its passes (the first stops for the GM's answers): the project's and the
+    floor's CPU and wall seconds summed, and their ratios."""
+    passes = ("run_pass1", "run_pass2")
+    sums = {side: {unit: round(sum(row[p][side][unit] for p in passes), 3) for unit in ("cpu_s", "wall_s")}
+            for side in ("project", "floor")}
+    return {**sums, "ratio_cpu": round(sums["project"]["cpu_s"] / max(sums["floor"]["cpu_s"], 1e-9), 2),
+            "ratio_wall": round(sums["project"]["wall_s"] / max(sums["floor"]["wall_s"], 1e-9), 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", nargs=4, metavar=("KIND", "RULESET", "FACTIONS", "ORDERS"))
@@ -135,14 +147,18 @@ def main() -> None:
         row = _child(["floor", ruleset, str(factions), str(args.orders)])
         result["ratios"][ruleset] = row
         measured[f"{ruleset} ratios"] = True
+        row["run"] = run_total(row)
         print(f"\n{ruleset}: {row['campaign']}, peak {row['peak_rss_mb']:.0f} MB")
-        for step in ("check", "run_pass1", "run_pass2"):
+        for step in ("check", "run_pass1", "run_pass2", "run"):
             s = row[step]
-            met = s["ratio_cpu"] <= RATIO_TARGET
-            measured[f"{ruleset} ratios"] &= met
+            # the targets: check, and run (all its passes, as the issue measures it), each in CPU and wall
+            met = s["ratio_cpu"] <= RATIO_TARGET and s["ratio_wall"] <= RATIO_TARGET
+            if step in ("check", "run"):
+                measured[f"{ruleset} ratios"] &= met
             print(f"  {step:9} {s['project']['cpu_s']:8.2f} s ({s['project']['wall_s']:.2f}) / "
                   f"{s['floor']['cpu_s']:6.2f} s ({s['floor']['wall_s']:.2f}) = {s['ratio_cpu']:5.2f}× "
-                  f"(wall {s['ratio_wall']:.2f}×) {'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}")
+                  f"(wall {s['ratio_wall']:.2f}×) {'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}"
+                  f"{'' if step in ('check', 'run') else ' (one pass of run)'}")
     sizes = [int(n) for n in args.scaling.split(",") if n]
     if sizes:
         print(f"\nscaling, star_sectors, {args.scaling_orders} orders a faction (CPU s; factor per doubling)")
