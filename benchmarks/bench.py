@@ -17,7 +17,8 @@
    writer worker's (target: both under 500 MB at 160 factions), and the same for the floor (what the floor reads
    and writes; the master's Map sheet grows with the map, each order workbook's dropdowns only with its own
    faction).
-Targets (issue 16): run and check within 1.5× of the floor, CPU and wall. The machine's load is recorded with the figures.
+Targets (issue 16): run and check within 1.5× of the floor, CPU and wall. The machine's load is recorded with
+the figures.
 """
 
 from __future__ import annotations

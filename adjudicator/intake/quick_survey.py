@@ -9,8 +9,9 @@ an upper bound of everything the exact survey counts:
 
 - every cell is ``<c r="B7"…`` (a plain reference, first attribute) and every row ``<row r="7"…``: their
   largest row and column are those the exact survey finds;
-- a text element's characters (``v``, ``t``, ``f``; a shared string's) lie between its start and the next
-  one's: the longest such stretch, in bytes, bounds any one text, and the part's bytes bound its total.
+- every text element of a sheet (``v``, ``t``, ``f``, prefixed or not) is one run of text between its tags,
+  or empty: the run's bytes bound its characters; a shared string's characters lie between its start and
+  the next one's; and the parts' bytes bound the workbook's text.
 
 :func:`plainly_within` answers True only when those bounds are within every limit and nothing stands in the
 way of the scans (an error cell, a comment or CDATA, a processing instruction, a prefixed cell or row, an

@@ -586,7 +586,8 @@ class _Writer:
         comments = []
         # XlsxWriter's own writers of a cell, without the wrapper that reads "A1" references (every cell of a
         # sheet comes here, always as numbers)
-        write_string, write_number, write_blank = sheet._write_string, sheet._write_number, sheet._write_blank  # noqa: SLF001
+        write_string, write_number = sheet._write_string, sheet._write_number  # noqa: SLF001
+        write_blank = sheet._write_blank  # noqa: SLF001
         for (row, col), cell in sorted(ws._cells.items()):  # noqa: SLF001 - the written cells only
             value = cell._value  # noqa: SLF001
             style = fmt(cell) if cell.has_style else None

@@ -105,7 +105,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                 error_alert(validation, lang, number_hint(column))
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
-    atomic_save_fast(wb, path)  # XlsxWriter writes it (the same face as openpyxl's save: test_gm_input_face)
+    atomic_save_fast(wb, path)  # XlsxWriter writes it: openpyxl's face (tests/core/test_gm_input_face.py)
 
 
 def _choice_text(options: object, value: str, lang: str) -> str:

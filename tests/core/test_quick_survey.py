@@ -85,10 +85,6 @@ _ODD = {
 }
 
 
-def _letters(column: int) -> str:
-    return bounds.column_letters(column)
-
-
 @st.composite
 def _book_parts(draw: st.DrawFn) -> tuple[bytes, bytes | None, str | None]:
     """A sheet, its shared strings (or None), and what is written otherwise in them (or None)."""
@@ -104,18 +100,19 @@ def _book_parts(draw: st.DrawFn) -> tuple[bytes, bytes | None, str | None]:
         for column in row:
             kind, body = draw(st.sampled_from(_PLAIN_KINDS)), draw(st.sampled_from(_PLAIN_BODIES))
             filled = body.replace("{}", draw(_TEXT))
-            start = f'<c r="{_letters(column)}{number}"{kind}'
+            start = f'<c r="{bounds.column_letters(column)}{number}"{kind}'
             xml.append(f"{start}/>" if not filled and draw(st.booleans()) else f"{start}>{filled}</c>")
         if r == odd_row and odd_kind in ("reference", "kind", "body", "form"):
-            ref = f"{_letters(last_column + 1)}{number}"
-            ref = odd.format(col=_letters(last_column + 1), row=number) if odd_kind == "reference" else ref
+            ref = f"{bounds.column_letters(last_column + 1)}{number}"
+            ref = odd.format(col=bounds.column_letters(last_column + 1), row=number) if odd_kind == "reference" else ref
             kind = odd if odd_kind == "kind" else ' t="str"'
             body = (odd if odd_kind == "body" else "<v>{}</v>").replace("{}", draw(_LONG_TEXT))
             start = (odd if odd_kind == "form" else '<c r="{ref}"').format(ref=ref) + kind
             xml.append(f"{start}>{body}{'</x:c>' if start.startswith('<x:c') else '</c>'}")
         start = (odd if odd_kind == "row" and r == odd_row else '<row r="{n}"').format(n=number)
         rows.append(f"{start}>{''.join(xml)}</row>")
-    plain_extent = f'<dimension ref="A1:{_letters(max(last_column, 1))}{numbers[-1]}"/>'  # the odd cell not in it
+    # the plain cells' extent, as a writer gives it: the odd cell not in it
+    plain_extent = f'<dimension ref="A1:{bounds.column_letters(max(last_column, 1))}{numbers[-1]}"/>'
     dimension = odd if odd_kind == "dimension" else draw(st.sampled_from([plain_extent, ""]))
     extra = odd if odd_kind == "extra" else draw(st.sampled_from(["", "<x14:dv><xm:f>Lists!$A$1:$A$9</xm:f></x14:dv>"]))
     head = odd if odd_kind == "head" else '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
