@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # openpyxl is imported where an openpyxl sheet is translated 
 
 #: The *created* date of every workbook (the same instant :mod:`adjudicator.outputs.reproducible` writes).
 FIXED_CREATED = dt.datetime(2000, 1, 1)
+#: The date XlsxWriter gives every member of a zip it writes here, in every time zone (a workbook saved by
+#: openpyxl has :data:`adjudicator.outputs.reproducible.FIXED_DATE` instead).
+ZIP_DATE = (1980, 1, 31, 0, 0, 0)
 
 
 class Untranslatable(Exception):

@@ -303,16 +303,20 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
     header_row(ws, 1, list(HEADERS), lang, widths)
     styles = CellStyles()
     cells = ws._cells  # noqa: SLF001 - the written cells, read back for their heights
+
+    def written(r: int, c: int) -> Any:  # the cell put() wrote (openpyxl's ws.cell() checks and looks it up again)
+        return cells.get((r, c)) or ws.cell(r, c)
+
     for r, change in enumerate(changes, start=2):
         table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
         for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
                                   start=1):
             put(ws, r, c, value, lang)
             if c < 4:
-                styles.give(ws.cell(r, c), "top", lambda cell: setattr(cell, "alignment", TOP))
+                styles.give(written(r, c), "top", lambda cell: setattr(cell, "alignment", TOP))
             elif c < 6:
-                styles.give(ws.cell(r, c), "wrap", lambda cell: setattr(cell, "alignment", WRAP))
-        cause = ws.cell(r, 6)
+                styles.give(written(r, c), "wrap", lambda cell: setattr(cell, "alignment", WRAP))
+        cause = written(r, 6)
         if change.link:
             cause.hyperlink = Hyperlink(ref=cause.coordinate, location=change.link)
             styles.give(cause, "link", _link_style(WRAP, CAUSE))
