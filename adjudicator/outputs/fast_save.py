@@ -44,6 +44,9 @@ FIXED_CREATED = dt.datetime(2000, 1, 1)
 #: The date XlsxWriter gives every member of a zip it writes here, in every time zone (a workbook saved by
 #: openpyxl has :data:`adjudicator.outputs.reproducible.FIXED_DATE` instead).
 ZIP_DATE = (1980, 1, 31, 0, 0, 0)
+#: The links one sheet may hold (Excel's limit: XlsxWriter refuses the next, with a warning); past them the
+#: workbook is saved by openpyxl.
+LINKS_A_SHEET_HOLDS = 65_530
 
 
 class Untranslatable(Exception):
@@ -524,13 +527,14 @@ class _Writer:
             for name, defined in ws.defined_names.items():
                 out.define_name(f"{_quoted(ws.title)}!{name}", "=" + defined.attr_text)
             # its rows written now and its cells let go, but for the cells XlsxWriter reads again when it saves:
-            # a chart's data (cached in the chart) and a link's cell. A streamed tab (no links) from its first
+            # a chart's data (cached in the chart) and a link's cell. A streamed tab without links from its first
             # rows: a table's rows are written as they are made (table_tab.py)
             keep = charted is None or ws.title in charted
-            if not keep and streamed.tab_of(ws) is not None:
+            tab = streamed.tab_of(ws)
+            if not keep and tab is not None and not (tab.cells is not None and tab.cells.links):
                 sheet.start_early(self.early_file())
             self.sheet(ws, sheet)
-            if sheet.early is not None and sheet.hyperlinks:  # never made: a streamed tab has no links
+            if sheet.early is not None and sheet.hyperlinks:  # never made: a tab written early has no links
                 raise Untranslatable("a link on a tab written early")
             keep = keep or bool(sheet.hyperlinks)
             sheet.write_cells_now(None if keep or sheet.early is not None else self.early_file())
@@ -664,6 +668,8 @@ class _Writer:
             url = link.target + (f"#{link.location}" if link.location else "")
         else:
             raise Untranslatable("hyperlink")
+        if sheet.hlink_count >= LINKS_A_SHEET_HOLDS:  # XlsxWriter would refuse it, with a warning
+            raise Untranslatable("more links than a sheet holds")
         if sheet.write_url(r, c, url, style, text, link.tooltip) < 0:
             raise Untranslatable("hyperlink refused")
         if style is None:

@@ -1,5 +1,5 @@
-"""The adjudicator's own tabs (Errors, Outcome, Report, Ledger, the master's turn tabs) written straight by
-XlsxWriter, never built as openpyxl cells.
+"""The adjudicator's own tabs (Errors, Outcome, Report, Ledger, Changes, the master's turn tabs) written straight
+by XlsxWriter, never built as openpyxl cells.
 
 :func:`adjudicator.outputs.writing.write_table_sheet` and ``write_report_sheet`` describe such a tab as data
 (headers, rows, preset widths) on an empty placeholder sheet of the openpyxl workbook when the workbook was
@@ -14,7 +14,7 @@ openpyxl way, so nothing depends on which writer saves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -148,7 +148,8 @@ TEXT = Style(number_format="@")
 
 @dataclass
 class Tab:
-    """One tab as data: ``kind`` "table" (headers, rows, widths) or "report" (titled tables).
+    """One tab as data: ``kind`` "table" (headers, rows, widths), "report" (titled tables) or "cells" (its
+    :class:`Cells` as made, with the function that fills an openpyxl sheet with them, for :func:`materialize`).
 
     A table's ``text_columns`` (from 1) are formatted as text ("@"), their written rows and the column itself
     (writing.py's identifiers_as_text); ``filtered`` gives it an autofilter over its rows and ``wrap_long``
@@ -165,6 +166,8 @@ class Tab:
     filtered: bool = True
     wrap_long: bool = True
     margins: tuple[float, float, float, float] = (0.75, 0.75, 1, 1)  # left, right, top, bottom, as written
+    cells: Cells | None = None  # kind "cells"
+    fill: Callable[[Any], None] | None = None  # kind "cells": the same tab made of openpyxl cells on a sheet
 
     @property
     def fill_table_sheet(self) -> bool:
@@ -187,7 +190,9 @@ def materialize(wb: Any) -> None:
         if tab is None:
             continue
         delattr(ws, TAB)
-        if tab.kind == "table" and tab.fill_table_sheet:
+        if tab.kind == "cells" and tab.fill is not None:
+            tab.fill(ws)
+        elif tab.kind == "table" and tab.fill_table_sheet:
             fill_table_sheet(ws, tab.headers, tab.rows, tab.lang, tab.widths)
         elif tab.kind == "table":
             fill_plain_table(ws, tab)
@@ -245,6 +250,8 @@ class Cells:
         self.freeze: str | None = None
         self.autofilter: str | None = None
         self.row_major = False  # whether ``cells`` was filled in row and column order (no sort needed)
+        self.heights: dict[int, float] = {}  # rows given a height as they were written (a taller one is laid)
+        self.links: dict[tuple[int, int], str] = {}  # a cell's link to a place of the workbook ("'Sheet'!A5")
 
     def put(self, row: int, col: int, value: Any, lang: str, style: Style | None = None) -> None:
         self.place(row, col, cell_value(value, lang), style)
@@ -445,6 +452,7 @@ class Laid:
     freeze: str | None
     autofilter: str | None
     merges: tuple[tuple[int, int, int, int], ...] = ()
+    links: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 def lay_out(cells: Cells) -> Laid:
@@ -470,10 +478,10 @@ def lay_out(cells: Cells) -> Laid:
             if col > last_col:
                 last_col = col
     widths = cells.widths
-    heights: dict[int, float] = {}
+    heights = dict(cells.heights)  # as set when written: a row the layout finds taller is given its height
     if not last_row:
         return Laid(ordered, dict(widths), heights, None, True,
-                    False, False, cells.freeze, cells.autofilter)
+                    False, False, cells.freeze, cells.autofilter, links=cells.links)
     shown = valued if widest <= last_col and valued[-1][0] <= last_row else \
         [item for item in valued if item[0] <= last_row and item[1] <= last_col]
     content, words = _column_needs(shown, merged)
@@ -512,7 +520,7 @@ def lay_out(cells: Cells) -> Laid:
     title_rows = bool(cells.freeze and cells.freeze.endswith("2") and last_row > 1)
     return Laid(ordered, widths, heights,
                 (last_row, printed), total > PORTRAIT_WIDTH, True, title_rows, cells.freeze, cells.autofilter,
-                tuple(cells.merges))
+                tuple(cells.merges), cells.links)
 
 
 def _column_needs(shown: list[tuple[int, int, list[Any], str]],
@@ -617,7 +625,8 @@ def write_tab(tab: Tab, sheet: Any, formats: dict[Style, Any], out: Any) -> None
 
         write_table(tab, sheet, format_of(formats, out))
         return
-    write_laid(lay_out(report_cells(tab)), tab, sheet, formats, out)
+    write_laid(lay_out(tab.cells if tab.kind == "cells" and tab.cells is not None else report_cells(tab)), tab,
+               sheet, formats, out)
 
 
 def format_of(formats: dict[Style, Any], out: Any) -> Any:
@@ -644,8 +653,12 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
     """Write the laid-out cells of ``tab`` on the XlsxWriter ``sheet``."""
     fmt = format_of(formats, out)
     write_sizes(laid, tab, sheet, fmt)
+    links = laid.links
     for (row, col), (value, kind, style) in laid.cells:
-        write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
+        if links and (row, col) in links:
+            write_link(sheet, row - 1, col - 1, links[(row, col)], value, fmt(style))
+        else:
+            write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
     for first_row, first_col, last_row, last_col in laid.merges:  # XlsxWriter writes the first cell itself
         sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
     anchors = {(m[0], m[1]) for m in laid.merges}
@@ -667,6 +680,17 @@ def write_cell(sheet: Any, r: int, c: int, value: Any, kind: str, f: Any) -> Non
         sheet._write_boolean(r, c, value, f)  # noqa: SLF001
     else:
         sheet._write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)  # noqa: SLF001
+
+
+def write_link(sheet: Any, r: int, c: int, location: str, value: Any, f: Any) -> None:
+    """A cell (from 0) linking to ``location`` of the workbook, written as fast_save.py writes an openpyxl
+    cell's internal link."""
+    from adjudicator.outputs.fast_save import LINKS_A_SHEET_HOLDS, Untranslatable
+
+    if sheet.hlink_count >= LINKS_A_SHEET_HOLDS:  # XlsxWriter would refuse it (with a warning to the terminal)
+        raise Untranslatable("more links than a sheet holds")
+    if sheet.write_url(r, c, "internal:" + location, f, None if value is None else str(value), None) < 0:
+        raise Untranslatable("hyperlink refused")
 
 
 def write_sizes(laid: Laid, tab: Tab, sheet: Any, fmt: Any) -> None:

@@ -156,7 +156,9 @@ def _filled_the_old_way(path: Path, tabs: dict[str, streamed.Tab]) -> Any:
     before they were streamed."""
     wb = openpyxl.load_workbook(path)
     for title, tab in tabs.items():
-        if tab.kind == "table" and tab.fill_table_sheet:
+        if tab.kind == "cells" and tab.fill is not None:  # the Changes tab: maps/changes.py's fill_changes
+            tab.fill(wb[title])
+        elif tab.kind == "table" and tab.fill_table_sheet:
             fill_table_sheet(wb[title], tab.headers, tab.rows, tab.lang, tab.widths)
         elif tab.kind == "table":  # the master's Ledger and Dice: store/master.py's _replace_table cells
             streamed.fill_plain_table(wb[title], tab)

@@ -284,22 +284,75 @@ CHARACTER_WIDTH = 1.3
 
 
 def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> Any:
+    """The Changes tab of ``wb``: described as data (:func:`changes_cells`) in a workbook whose new tabs are
+    streamed, which XlsxWriter writes as it saves, else made of openpyxl cells (:func:`fill_changes`, also what
+    a streamed tab becomes when openpyxl saves the workbook after all); the same tab either way
+    (``tests/core/test_changes_streamed.py``)."""
+    from adjudicator.outputs import streamed
+    from adjudicator.outputs.writing import sheet_title
+
+    ws = wb.create_sheet(sheet_title(wb, title))
+    if streamed.streaming(wb):
+        return streamed.describe(ws, streamed.Tab("cells", lang, cells=changes_cells(changes, lang),
+                                                  margins=streamed.OPENPYXL_MARGINS,
+                                                  fill=lambda sheet: fill_changes(sheet, changes, lang)))
+    fill_changes(ws, changes, lang)
+    return ws
+
+
+def _widths(changes: Sequence[Change], lang: str) -> list[int]:
+    # A cause is a link, and LibreOffice does not wrap a cell holding a link: its column is as wide as its
+    # longest cause (the page is fitted to its width), so that no cause is cut at the cell's edge.
+    longest = max((len(_text(c.cause, lang)) for c in changes if c.link), default=0)
+    cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 2))
+    return [12, 16, 30, 22, 22, cause_width]
+
+
+def _row_values(change: Change) -> tuple[Any, ...]:
+    table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
+    return change.kind, table, change.what, change.before, change.after, change.cause
+
+
+def changes_cells(changes: Sequence[Change], lang: str) -> Any:
+    """The Changes tab as :func:`fill_changes` makes it, as streamed cells (streamed.py): each cell's style as
+    openpyxl holds it there (the Hyperlink style of a cause that links: 12 points, blue), its link, and the
+    heights it gives the rows it wraps."""
+    from adjudicator.outputs.streamed import Cells, Style
+
+    top, wrap = Style(vertical="top"), Style(horizontal="left", vertical="top", wrap=True)
+    cause, link = Style(vertical="top", wrap=True, indent=1), Style(size=12.0, colour="0000FF", vertical="top",
+                                                                     wrap=True, indent=1)
+    cells = Cells()
+    widths = _widths(changes, lang)
+    cells.header_row(1, list(HEADERS), lang, widths)
+    made = cells.cells
+    for r, change in enumerate(changes, start=2):
+        for c, value in enumerate(_row_values(change), start=1):
+            cells.put(r, c, value, lang, top if c < 4 else wrap if c < 6 else link if change.link else cause)
+        if change.link:
+            cells.links[(r, 6)] = change.link
+        lines = max(_lines((made.get((r, c)) or [None])[0], widths[c - 1]) for c in (4, 5, 6))
+        if lines > 1:  # the height of its longest wrapped cell, as an office program would give it
+            cells.heights[r] = float(15 * lines)
+    if not changes:
+        cells.put(2, 1, msg("(none)"), lang)
+    cells.freeze = "A2"
+    return cells
+
+
+def fill_changes(ws: Any, changes: Sequence[Change], lang: str) -> None:
+    """The Changes tab made of openpyxl cells on ``ws``."""
     from openpyxl.styles import Alignment
     from openpyxl.worksheet.hyperlink import Hyperlink
 
-    from adjudicator.outputs.writing import fit_to_page_width, header_row, put, sheet_title
+    from adjudicator.outputs.writing import fit_to_page_width, header_row, put
 
     # Before and After hold text and numbers: both at the left, a number never touching the cause after it
     WRAP = Alignment(wrap_text=True, vertical="top", horizontal="left")  # noqa: N806 - constants of this sheet
     TOP = Alignment(vertical="top")  # noqa: N806
     CAUSE = Alignment(wrap_text=True, vertical="top", indent=1)  # noqa: N806
-    ws = wb.create_sheet(sheet_title(wb, title))
     fit_to_page_width(ws)
-    # A cause is a link, and LibreOffice does not wrap a cell holding a link: its column is as wide as its
-    # longest cause (the page is fitted to its width), so that no cause is cut at the cell's edge.
-    longest = max((len(_text(c.cause, lang)) for c in changes if c.link), default=0)
-    cause_width = min(CAUSE_WIDEST, max(70, math.ceil(longest * CHARACTER_WIDTH) + 2))
-    widths = [12, 16, 30, 22, 22, cause_width]
+    widths = _widths(changes, lang)
     header_row(ws, 1, list(HEADERS), lang, widths)
     styles = CellStyles()
     cells = ws._cells  # noqa: SLF001 - the written cells, read back for their heights
@@ -308,9 +361,7 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
         return cells.get((r, c)) or ws.cell(r, c)
 
     for r, change in enumerate(changes, start=2):
-        table = msg(change.table) if change.table not in ("ledger",) else msg("Ledger")
-        for c, value in enumerate((change.kind, table, change.what, change.before, change.after, change.cause),
-                                  start=1):
+        for c, value in enumerate(_row_values(change), start=1):
             put(ws, r, c, value, lang)
             if c < 4:
                 styles.give(written(r, c), "top", lambda cell: setattr(cell, "alignment", TOP))
@@ -322,13 +373,12 @@ def write_changes(wb: Any, changes: Sequence[Change], lang: str, title: str) -> 
             styles.give(cause, "link", _link_style(WRAP, CAUSE))
         else:  # set apart from a number at the right of the column before
             styles.give(cause, "cause", _cause_style(WRAP, CAUSE))
-        lines = max(_lines(cells.get((r, c)), widths[c - 1]) for c in (4, 5, 6))
+        lines = max(_lines(getattr(cells.get((r, c)), "value", None), widths[c - 1]) for c in (4, 5, 6))
         if lines > 1:  # the height of its longest wrapped cell, as an office program would give it
             ws.row_dimensions[r].height = 15 * lines
     if not changes:
         put(ws, 2, 1, msg("(none)"), lang)
     ws.freeze_panes = "A2"
-    return ws
 
 
 class CellStyles:
@@ -368,9 +418,9 @@ def _link_style(wrap: Any, cause: Any) -> Any:
     return style
 
 
-def _lines(cell: Any, width: float) -> int:
-    """The lines a wrapped cell's text takes in a column ``width`` characters wide (as writing.fit_row_heights
-    counts them)."""
-    if cell is None or cell.value is None:
+def _lines(value: Any, width: float) -> int:
+    """The lines a wrapped cell's text (``value``) takes in a column ``width`` characters wide (as
+    writing.fit_row_heights counts them)."""
+    if value is None:
         return 1
-    return sum(-(-len(line) // max(int(width * 1.1), 1)) or 1 for line in str(cell.value).split("\n"))
+    return sum(-(-len(line) // max(int(width * 1.1), 1)) or 1 for line in str(value).split("\n"))
