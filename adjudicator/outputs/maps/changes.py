@@ -331,9 +331,9 @@ def changes_cells(changes: Sequence[Change], lang: str) -> Any:
             cells.put(r, c, value, lang, top if c < 4 else wrap if c < 6 else link if change.link else cause)
         if change.link:
             cells.links[(r, 6)] = change.link
-        lines = max(_lines((made.get((r, c)) or [None])[0], widths[c - 1]) for c in (4, 5, 6))
-        if lines > 1:  # the height of its longest wrapped cell, as an office program would give it
-            cells.heights[r] = float(15 * lines)
+        height = _wrapped_height([(made.get((r, c)) or [None])[0] for c in WRAPPED], widths)
+        if height is not None:
+            cells.heights[r] = float(height)
     if not changes:
         cells.put(2, 1, msg("(none)"), lang)
     cells.freeze = "A2"
@@ -373,9 +373,9 @@ def fill_changes(ws: Any, changes: Sequence[Change], lang: str) -> None:
             styles.give(cause, "link", _link_style(WRAP, CAUSE))
         else:  # set apart from a number at the right of the column before
             styles.give(cause, "cause", _cause_style(WRAP, CAUSE))
-        lines = max(_lines(getattr(cells.get((r, c)), "value", None), widths[c - 1]) for c in (4, 5, 6))
-        if lines > 1:  # the height of its longest wrapped cell, as an office program would give it
-            ws.row_dimensions[r].height = 15 * lines
+        height = _wrapped_height([getattr(cells.get((r, c)), "value", None) for c in WRAPPED], widths)
+        if height is not None:
+            ws.row_dimensions[r].height = height
     if not changes:
         put(ws, 2, 1, msg("(none)"), lang)
     ws.freeze_panes = "A2"
@@ -416,6 +416,17 @@ def _link_style(wrap: Any, cause: Any) -> Any:
         cell.alignment = cause
 
     return style
+
+
+#: The columns that wrap (Before, After, Cause): a row is as tall as the longest of them.
+WRAPPED = (4, 5, 6)
+
+
+def _wrapped_height(values: Sequence[Any], widths: Sequence[int]) -> int | None:
+    """The height of a row whose wrapped cells (:data:`WRAPPED`) hold ``values``, that of its longest, as an
+    office program would give it; None for one line."""
+    lines = max(_lines(value, widths[col - 1]) for value, col in zip(values, WRAPPED, strict=True))
+    return 15 * lines if lines > 1 else None
 
 
 def _lines(value: Any, width: float) -> int:
