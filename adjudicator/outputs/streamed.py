@@ -343,11 +343,13 @@ class Cells:
 
 
 def _memo_value(value: Any, lang: str, memo: dict[Any, tuple[Any, str] | None]) -> tuple[Any, str] | None:
-    """:func:`cell_value`, kept in ``memo`` for a text or a message without parameters (the same in one
-    language)."""
+    """:func:`cell_value`, kept in ``memo`` for a text, an int or a float, or a message without
+    parameters (the same in one language): equal cells share one value (table_tab.py's caches hold them by it)."""
     kind = type(value)
     if kind is str:
         key: Any = value
+    elif kind is int or kind is float:
+        key = (kind, value)
     elif kind is Msg and not value.params and value.plural is None and value.n is None:
         key = (value.text,)
     else:

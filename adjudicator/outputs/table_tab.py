@@ -29,7 +29,6 @@ from adjudicator.outputs.layout import (
     WIDEST_COLUMN,
     column_width,
     inset,
-    is_number,
     measure,
     sure_texts,
     wrapped_text,
@@ -57,6 +56,9 @@ CHUNK_ROWS = 4096
 #: A cell as the passes see it: (row, column, value, kind, style); the value None for an empty cell that is
 #: written for its style alone.
 Cell = tuple[int, int, Any, str, "Style | None"]
+#: A measured cell's fit: (its points, its style on a row of one line, its style on a taller row).
+_Fitted = tuple[float, "Style | None", "Style"]
+_Entry = list[Any]
 
 
 class _Columns:
@@ -81,7 +83,7 @@ class _Columns:
                 if col > self.last_col:
                     self.last_col = col
                 value, kind = shown
-                if is_number(value, kind):
+                if kind == "n":  # a number (cell_value: layout.is_number of what it makes)
                     with_numbers.add(col)
                     only_numbers.setdefault(col, True)
                 else:
@@ -131,51 +133,50 @@ class _Table:
         if self.styles.last_row:  # the rows' last value, found as their styles were (one scan of the rows)
             last_row, last_col = self.styles.last_row, max(last_col, self.styles.last_col)
         self.last_row, self.last_col = last_row, last_col  # of the cells holding a value (all show a text)
-        self.fits: dict[tuple[str, int, float], tuple[Style | None, float]] = {}  # by (text, style's id, width)
+        self.fits: dict[tuple[str, int, float], _Fitted] = {}  # by (text, style's id, width)
         self.derived: dict[int, Style] = {}  # one wrapped style per style (streamed._fit)
+        self.top: dict[int, tuple[Style, Style]] = {}  # one top-aligned style per style (by its identity)
+        #: By column, by the identity of a value of the rows: [value, kind, style, measured text, fitted or None].
+        self.entries: dict[int, dict[int, _Entry]] = {col: {} for col in range(1, self.styles.columns + 1)}
 
-    def rows_of_cells(self) -> Iterator[list[Cell]]:
-        """Each row's cells as table_cells makes them, in its order: the header, then each row's (a reserved
-        column's cell made even where it is empty)."""
+    def _header_cells(self) -> list[Cell]:
         styles = self.styles
-        reserved, number_style, other_style = styles.reserved, styles.number_style, styles.other_style
-        yield [(1, col, None, "n", styles.header_style(col)) if shown is None else
-               (1, col, shown[0], shown[1], styles.header_style(col)) for col, shown in enumerate(self.header, 1)]
-        for row, values in enumerate(self.rows, start=2):
-            cells: list[Cell] = []
-            for col, shown in enumerate(values, start=1):
-                if shown is None or shown[0] == "":
-                    if col in other_style:
-                        cells.append((row, col, None, "n", other_style[col]))
-                    continue
-                value, kind = shown
-                style = number_style[col] if is_number(value, kind) else other_style.get(col)
-                cells.append((row, col, value, kind, style))
-            for col in reserved:
-                if col > len(values):
-                    cells.append((row, col, None, "n", other_style[col]))
-            yield cells
+        return [(1, col, None, "n", styles.header_style(col)) if shown is None else
+                (1, col, shown[0], shown[1], styles.header_style(col)) for col, shown in enumerate(self.header, 1)]
 
-    def _text(self, row: int, col: int, value: Any) -> str | None:
-        """The text the layout measures of a cell, or None (empty, or past the last row or column with one)."""
-        if value is None or row > self.last_row or col > self.last_col:
-            return None
-        return (value if type(value) is str else _shown(value)) or None
+    def _entry(self, col: int, shown: tuple[Any, str]) -> _Entry:
+        """What a column makes of a value (one of the rows' shared ones: _memo_value): its style, as table_cells
+        gives it, and the text the layout measures (None for none). Kept by the value's identity, per column."""
+        value, kind = shown
+        styles = self.styles
+        style = styles.number_style[col] if kind == "n" else styles.other_style.get(col)  # "n": a number (cell_value)
+        text = (value if type(value) is str else _shown(value)) or None
+        entry = self.entries[col][id(shown)] = [value, kind, style, text, None]
+        return entry
 
     def _distinct(self) -> list[tuple[int, str, Style]]:
         """Each (column, text, style) of the measured cells once, in the cells' order (styles by identity: each
         is one of the few the columns give)."""
         seen: set[tuple[int, str, int]] = set()
         distinct = []
-        for cells in self.rows_of_cells():
-            for row, col, value, _, style in cells:
-                text = self._text(row, col, value)
-                if text is None:
+
+        def add(col: int, text: str | None, style: Style | None) -> None:
+            style = style or PLAIN
+            if text is not None and (col, text, id(style)) not in seen:
+                seen.add((col, text, id(style)))
+                distinct.append((col, text, style))
+
+        for _, col, value, _, style in self._header_cells():
+            add(col, None if value is None else (value if type(value) is str else _shown(value)) or None, style)
+        entries = self.entries
+        for values in self.rows:
+            for col, shown in enumerate(values, start=1):
+                if shown is None or shown[0] == "":
                     continue
-                style = style or PLAIN
-                if (col, text, id(style)) not in seen:
-                    seen.add((col, text, id(style)))
-                    distinct.append((col, text, style))
+                entry = entries[col].get(id(shown))
+                if entry is None:
+                    entry = self._entry(col, shown)
+                    add(col, entry[3], entry[2])
         return distinct
 
     def lay_out(self) -> Laid:
@@ -208,41 +209,68 @@ class _Table:
         return Laid([], widths, {}, (self.last_row, self.last_col), total > PORTRAIT_WIDTH, True,
                     self.last_row > 1, freeze, autofilter)
 
+    def _fitted(self, text: str, style: Style | None, col: int) -> _Fitted:
+        """A measured cell's (points, style on a row of one line, style on a taller row): a text wider than its
+        column wrapped (streamed._fit), the cells of a tall row aligned at the top (lay_out). Each (text, style,
+        width) fitted once."""
+        measured = style or PLAIN
+        width = self.widths.get(col) or DEFAULT_WIDTH
+        key = (text, id(measured), width)
+        found = self.fits.get(key)
+        if found is None:
+            wrapped, points = _fit(text, measured, width - inset(measured.indent), self.derived)
+            shown = wrapped or style
+            if shown and shown.vertical:
+                tall = shown
+            else:
+                base = shown or PLAIN
+                made = self.top.get(id(base))
+                if made is None:
+                    made = self.top[id(base)] = (base, base.top())  # kept: its id stays its own
+                tall = made[1]
+            found = self.fits[key] = (points, shown, tall)
+        return found
+
     def written(self) -> Iterator[tuple[float | None, list[Cell]]]:
         """Each row's height when it is taller than one line (else None), and its cells with their styles as
-        written: a text wider than its column wrapped (streamed._fit), the cells of a tall row aligned at the top
-        (lay_out). Each (text, style, width) fitted once."""
-        widths, fits, derived = self.widths, self.fits, self.derived
-        top: dict[int, tuple[Style, Style]] = {}  # by the style's identity (kept: its id stays its own)
-        for cells in self.rows_of_cells():
+        written, in table_cells' order: the row's values, then its reserved columns' empty cells past them."""
+        yield self._row(self._header_cells())
+        entries, reserved, other_style = self.entries, self.styles.reserved, self.styles.other_style
+        for row, values in enumerate(self.rows, start=2):
             points = 0.0
-            fitted: list[tuple[Style | None, float] | None] = []  # a measured cell's fit, else None
-            for row, col, value, _, style in cells:
-                text = self._text(row, col, value)
-                if text is None:
-                    fitted.append(None)
+            cells: list[Any] = []  # a measured cell as (row, col, value, kind, fitted), else as written
+            for col, shown in enumerate(values, start=1):
+                if shown is None or shown[0] == "":
+                    if col in other_style:
+                        cells.append((row, col, None, "n", other_style[col]))
                     continue
-                measured = style or PLAIN
-                width = widths.get(col) or DEFAULT_WIDTH
-                key = (text, id(measured), width)
-                fit = fits.get(key)
-                if fit is None:
-                    fit = fits[key] = _fit(text, measured, width - inset(measured.indent), derived)
-                points = max(points, fit[1])
-                fitted.append(fit)
+                entry = entries[col].get(id(shown)) or self._entry(col, shown)
+                value, kind, style, text, fitted = entry
+                if text is None:
+                    cells.append((row, col, value, kind, style))
+                    continue
+                if fitted is None:
+                    fitted = entry[4] = self._fitted(text, style, col)
+                if fitted[0] > points:
+                    points = fitted[0]
+                cells.append((row, col, value, kind, fitted))
+            for col in reserved:
+                if col > len(values):
+                    cells.append((row, col, None, "n", other_style[col]))
             tall = points > ONE_LINE
-            shown = []
-            for (row, col, value, kind, style), fit in zip(cells, fitted, strict=True):
-                if fit is not None:
-                    style = fit[0] or style
-                    if tall and not (style and style.vertical):
-                        base = style or PLAIN
-                        made = top.get(id(base))
-                        if made is None:
-                            made = top[id(base)] = (base, base.top())
-                        style = made[1]
-                shown.append((row, col, value, kind, style))
-            yield (round(points, 1) if tall else None), shown
+            pick = 2 if tall else 1
+            yield (round(points, 1) if tall else None), [
+                (r, c, v, k, s[pick]) if s.__class__ is tuple else (r, c, v, k, s) for r, c, v, k, s in cells]
+
+    def _row(self, cells: list[Cell]) -> tuple[float | None, list[Cell]]:
+        """The header row's height and cells, fitted as :meth:`written` fits a row's."""
+        fitted = [None if value is None or not (text := value if type(value) is str else _shown(value))
+                  else self._fitted(text, style, col) for _, col, value, _, style in cells]
+        points = max((f[0] for f in fitted if f is not None), default=0.0)
+        tall = points > ONE_LINE
+        shown = [cell if f is None else (*cell[:4], f[2] if tall else f[1])
+                 for cell, f in zip(cells, fitted, strict=True)]
+        return (round(points, 1) if tall else None), shown
 
 
 def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> None:
