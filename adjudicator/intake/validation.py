@@ -82,16 +82,14 @@ def _remembered(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return remembered
 
 
-def _range_ok(column: Column, convert: Callable[[Any], Any]) -> Callable[[Any], bool]:
-    def check(value: Any) -> bool:
-        number = convert(value)
-        if not isinstance(number, (int, float)):
-            return True  # reported by the type check
-        if column.minimum is not None and number < column.minimum:
-            return False
-        return column.maximum is None or number <= column.maximum
-
-    return check
+def _in_range(column: Column, number: Any) -> bool:
+    """Whether a converted value is within the column's range (a value that is not a number: reported by the
+    type check, never here)."""
+    if not isinstance(number, (int, float)):
+        return True
+    if column.minimum is not None and number < column.minimum:
+        return False
+    return column.maximum is None or number <= column.maximum
 
 
 def _blank(value: Any) -> bool:
@@ -108,28 +106,34 @@ def _converters(table: Table) -> dict[str, Callable[[Any], Any]]:
     return out
 
 
-def _failures(table: Table, converters: dict[str, Callable[[Any], Any]] | None = None
-              ) -> Iterator[tuple[int, str, str]]:
+def _converted(table: Table, converters: dict[str, Callable[[Any], Any]]) -> dict[str, list[Any]]:
+    """Each read-back column's values converted (None for an empty cell): each cell converted once, for its
+    checks and for the typed table."""
+    return {key: [None if value is None else convert(value) for value in table.frame[key].tolist()]
+            for key, convert in converters.items()}
+
+
+def _failures(table: Table, converted: dict[str, list[Any]] | None = None) -> Iterator[tuple[int, str, str]]:
     """``(row, column key, check)`` of every failing cell: by column; in a column the blank cells of a
     required column (``not_nullable``), then each check of the column (``C01``, ``C04``) on the filled cells,
-    in row order."""
+    in row order (``converted``: :func:`_converted` of the table, when it is already made)."""
     frame = table.frame
-    converters = _converters(table) if converters is None else converters
+    converted = _converted(table, _converters(table)) if converted is None else converted
+    rows = [int(row) for row in frame.index.tolist()]
     for key in frame.columns:
         column = table.schema.column(key)
         if column.computed:
             continue
-        convert = converters[key]
-        checks: list[tuple[str, Callable[[Any], bool]]] = []
-        if column.kind is not Kind.TEXT:
-            checks.append(("C01", lambda v, c=convert: c(v) is not None))
-        if column.minimum is not None or column.maximum is not None:
-            checks.append(("C04", _range_ok(column, convert)))
-        cells = list(frame[key].items())
+        values, typed = frame[key].tolist(), converted[key]
+        filled = [not _blank(value) for value in values]
         if column.required:
-            yield from ((int(row), key, "not_nullable") for row, value in cells if _blank(value))
-        for name, check in checks:
-            yield from ((int(row), key, name) for row, value in cells if not _blank(value) and not check(value))
+            yield from ((row, key, "not_nullable") for row, full in zip(rows, filled, strict=True) if not full)
+        if column.kind is not Kind.TEXT:
+            yield from ((row, key, "C01") for row, full, number in zip(rows, filled, typed, strict=True)
+                        if full and number is None)
+        if column.minimum is not None or column.maximum is not None:
+            yield from ((row, key, "C04") for row, full, number in zip(rows, filled, typed, strict=True)
+                        if full and not _in_range(column, number))
 
 
 def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
@@ -156,10 +160,10 @@ def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
 def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFrame:
     """Typed values of ``table``: invalid cells become None, their rows get ``_invalid`` True."""
     frame = table.frame
-    converters = _converters(table)
+    converted = _converted(table, _converters(table))
     invalid_rows: set[int] = set()
     bad_cells: set[tuple[int, str]] = set()
-    for row, key, check in _failures(table, converters):
+    for row, key, check in _failures(table, converted):
         column = table.schema.column(key)
         where = {"file": file, "sheet": table.sheet, "cell": table.cell(row, column.key), "row": row}
         label = msg(column.header)
@@ -177,15 +181,14 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
         invalid_rows.add(row)
         bad_cells.add((row, column.key))
     columns: dict[str, Any] = {}
+    rows = frame.index.tolist()
     for key in frame.columns:
-        if key not in converters:
+        if key not in converted:
             continue  # a workbook's own computations are never trusted
-        convert = converters[key]
-        columns[key] = pd.Series(
-            [None if v is None or (row, key) in bad_cells else convert(v) for row, v in frame[key].items()],
-            index=frame.index,
-            dtype=object,
-        )
+        typed = converted[key]
+        if bad_cells:
+            typed = [None if (row, key) in bad_cells else number for row, number in zip(rows, typed, strict=True)]
+        columns[key] = pd.Series(typed, index=frame.index, dtype=object)
     columns["_invalid"] = pd.Series([row in invalid_rows for row in frame.index], index=frame.index, dtype=bool)
     return pd.DataFrame(columns, index=frame.index)
 

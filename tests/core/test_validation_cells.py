@@ -36,7 +36,8 @@ def pandera_failures(table: Table) -> set[tuple[int, str, str]]:
         if column.kind is not Kind.TEXT:
             checks.append(pa.Check(lambda v, c=convert: c(v) is not None, element_wise=True, name="C01"))
         if column.minimum is not None or column.maximum is not None:
-            checks.append(pa.Check(validation._range_ok(column, convert), element_wise=True, name="C04"))
+            checks.append(pa.Check(lambda v, c=convert, col=column: validation._in_range(col, c(v)),
+                                   element_wise=True, name="C04"))
         columns[key] = pa.Column(object, checks=checks, nullable=not column.required, required=False)
     try:
         pa.DataFrameSchema(columns, strict=False).validate(table.frame, lazy=True)
