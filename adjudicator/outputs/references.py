@@ -24,11 +24,13 @@ def _labels() -> dict[str, str]:
 @cache
 def _labels_for(locale: str | None) -> dict[str, str]:
     """The msgid of every code a reference may hold: order types, sheet and table keys, the ruleset's own words
-    (of the ruleset whose catalog folder is ``locale``; of every ruleset outside a ruleset's scope)."""
-    from adjudicator.engine.registry import installed
+    (of the ruleset whose catalog folder is ``locale``; of every ruleset outside a ruleset's scope). The ruleset
+    of a scope is found among those already loaded (the campaign's own): the others are not imported for it."""
+    from adjudicator.engine.registry import installed, loaded
 
     found: dict[str, str] = dict(CORE_WORDS)
-    for ruleset in installed().values():
+    scoped = [r for r in loaded() if locale is not None and str(r.locale()) == locale]
+    for ruleset in scoped or installed().values():
         if locale is not None and str(ruleset.locale()) != locale:
             continue
         for code, label in ruleset.reference_words.items():

@@ -94,6 +94,21 @@ def test_check_of_one_workbook_imports_its_ruleset_alone(tmp_path: Path, ruleset
     assert not {m for m in RUN_ONLY.get(ruleset, ()) if f"adjudicator.rulesets.{ruleset}.{m}" in modules}
 
 
+@pytest.mark.parametrize("ruleset", ["inner_sphere", "galactic_war"])
+def test_a_turn_imports_its_ruleset_alone(tmp_path: Path, ruleset: str) -> None:
+    """Resolving a turn and writing its workbooks (the ledger's references in the reader's words among them)
+    imports no other ruleset: each writer worker would import them all again."""
+    root = tmp_path / ruleset
+    made = subprocess.run([sys.executable, "-m", "adjudicator", "new", ruleset, str(root), "--example"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert made.returncode == 0, made.stderr  # the example campaign, the GM's answers waiting in pending/
+    modules = imported(["run", str(root)], root)
+    assert list((root / "turns").glob("T*/results/*.xlsx"))  # the turn was resolved and its results written
+    assert "adjudicator.outputs.references" in modules
+    others = {m.split(".")[2] for m in _under(modules, "adjudicator.rulesets") if m.count(".") >= 2}
+    assert others == {ruleset}
+
+
 def test_version_imports_no_ruleset_nor_the_workbook_libraries(tmp_path: Path) -> None:
     modules = imported(["--version"], tmp_path)
     assert "adjudicator.cli" in modules
