@@ -64,3 +64,4 @@ def test_the_same_cells_fail_as_with_pandera() -> None:
         assert len(problems) == len(found)
         assert {(p.row, p.cell[0]) for p in problems} == {(r, table.letters[k]) for r, k, _ in found}
         assert typed["_invalid"].sum() == len({r for r, _, _ in found})
+        assert all(typed.at[row, key] is None for row, key, _ in found)  # a failed cell is read as empty
