@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.orders import OrderType, Row
 from adjudicator.engine.outcome import Note
@@ -13,6 +14,9 @@ from adjudicator.i18n import msg
 from adjudicator.rulesets.galactic_war import schemas
 from adjudicator.rulesets.galactic_war.orders.common import Done, RaceOrders, Rejection, Wanted, parse_units, select
 from adjudicator.rulesets.galactic_war.state import Unit, World, sid
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.galactic_war.combat import Contest
 
 
 @dataclass
@@ -105,7 +109,6 @@ def check(world: World, landing: Landing, params: dict[str, Any], space_owner: s
 def advice(state: RaceOrders, landing: Landing) -> Note | None:
     """What ``check`` says beside an invasion row, at its *Odds (info)* cell: the exact chance of conquest if the
     race's own moves are carried out and nothing else changes, or why the row would then be refused."""
-    from adjudicator.rulesets.galactic_war.odds import exact
     from adjudicator.rulesets.galactic_war.phases.invasion import contest_for
 
     projected = state.galaxy.world
@@ -115,9 +118,18 @@ def advice(state: RaceOrders, landing: Landing) -> Note | None:
                                       reason=checked.message), "odds")
     if not checked.landers or state.snapshot.planets[landing.planet].owner == landing.race:
         return None
-    odds = exact(contest_for(projected, checked, {landing.race: state.plans}, dict(state.params))).invasion_success
+    odds = _conquest_chance(contest_for(projected, checked, {landing.race: state.plans}, dict(state.params)))
     return Note("I00", msg("Chance of conquering {planet}: {odds} (exact, against the defenders there now).",
                            planet=landing.planet, odds=f"{(odds or 0.0) * 100:.1f}%"), "odds")
+
+
+@lru_cache(maxsize=1024)
+def _conquest_chance(contest: Contest) -> float | None:
+    """The exact chance that ``contest`` (an invasion's ground combat) ends in conquest, worked out once per
+    contest: the rows of a sheet often repeat one invasion (the odds of 300 alike rows were half a check)."""
+    from adjudicator.rulesets.galactic_war.odds import exact
+
+    return exact(contest).invasion_success
 
 
 class InvasionType(OrderType[Landing, RaceOrders]):
