@@ -348,7 +348,7 @@ def _memo_value(value: Any, lang: str, memo: dict[Any, tuple[Any, str] | None]) 
     kind = type(value)
     if kind is str:
         key: Any = value
-    elif kind is int or kind is float:
+    elif kind is int or (kind is float and value):  # a float zero may be -0.0: equal to 0.0, but written "-0"
         key = (kind, value)
     elif kind is Msg and not value.params and value.plural is None and value.n is None:
         key = (value.text,)

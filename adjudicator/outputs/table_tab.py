@@ -10,7 +10,10 @@ row is written (every :data:`CHUNK_ROWS` rows handed to fast_save.py's sheet, wh
 and lets them go). Every cell's value, style, width and height is the one
 :func:`~adjudicator.outputs.streamed.write_laid` writes of the laid cells (``tests/core/test_table_tab.py``
 compares the two ways' sheets byte for byte); only the texts each column holds once and the rows' values
-(shared where they repeat) are kept.
+(shared where they repeat) are kept. What a column makes of a value (its style, the text measured, its fit in
+the column's width) is worked out the first time the value is met in that column and kept by the value's
+identity: equal texts and numbers share one value (streamed._memo_value), so a column repeating a few words
+down its rows makes each of them once.
 """
 
 from __future__ import annotations

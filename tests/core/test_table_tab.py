@@ -7,6 +7,8 @@ charts and links included. Real .xlsx files written and compared."""
 from __future__ import annotations
 
 import io
+import re
+import zipfile
 from decimal import Decimal
 from typing import Any
 
@@ -91,6 +93,19 @@ def test_a_ledger_of_many_lines_is_the_same_both_ways(monkeypatch: pytest.Monkey
     ledger = wb["Ledger"]
     assert ledger.max_row == 6001 and ledger["C2"].value == "F0" and ledger["G4"].value == WORDS[1]
     assert ledger["E2"].alignment.horizontal == "right"  # a column of numbers aligned as the layout says
+
+
+def test_equal_numbers_are_written_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Numbers of a table share one made value where they are equal and of one type (_memo_value): 5 and 5.0
+    stay apart, and -0.0, equal to 0.0, is still written as itself."""
+    tab = streamed.Tab("table", "en", headers=["n"], rows=[[0.0], [-0.0], [5], [5.0], [-0.0]], widths=[8],
+                       text_columns=[], filtered=False, wrap_long=False)
+    from_rows, from_cells = _both_ways(tab, monkeypatch)
+    assert from_rows == from_cells
+    with zipfile.ZipFile(io.BytesIO(from_rows)) as package:
+        sheet = package.read("xl/worksheets/sheet2.xml").decode()
+    assert re.findall(r'<c r="A(\d+)"[^>]*><v>([^<]*)</v>', sheet)[1:] == [
+        ("2", "0"), ("3", "-0"), ("4", "5"), ("5", "5"), ("6", "-0")]
 
 
 def _charted_workbook() -> openpyxl.Workbook:
