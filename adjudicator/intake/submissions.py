@@ -142,7 +142,7 @@ def load_submissions(paths: Sequence[Path], campaign: Campaign, ruleset: Ruleset
             return None
 
     submissions = []
-    for path, loaded in zip(paths, in_parallel([lambda p=p: job(p) for p in paths]), strict=True):
+    for path, loaded in zip(paths, in_parallel([lambda p=p: job(p) for p in paths], first_here=True), strict=True):
         if isinstance(loaded, bytes):
             loaded = _unpickled(loaded)
         submissions.append(loaded if isinstance(loaded, Submission) else

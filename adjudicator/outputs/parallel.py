@@ -73,13 +73,19 @@ def _run(index: int) -> object:
         gc.collect()
 
 
-def in_parallel(jobs: Sequence[Callable[[], T]]) -> list[T]:
+def in_parallel(jobs: Sequence[Callable[[], T]], first_here: bool = False) -> list[T]:
     """The answers of ``jobs``, in order, each run once, in forked workers where that pays. The first
-    error of a job is raised here, as it would be in one process."""
+    error of a job is raised here, as it would be in one process. ``first_here``: where workers are started,
+    the first job is run in this process before they are forked: what every job makes the first time and
+    keeps (a ruleset's world of the campaign, a reader's caches) is then made once, and the workers inherit
+    it, instead of each worker making it again (for jobs alike: reading the workbooks)."""
     global _JOBS
     workers = min(workers_wanted(), len(jobs))
     if workers < 2 or len(jobs) < LEAST_FOR_WORKERS:
         return [job() for job in jobs]
+    if first_here:
+        first = jobs[0]()
+        return [first, *in_parallel(jobs[1:])]
     import multiprocessing  # here, not at import: a one-workbook check never starts a worker
     from concurrent.futures import ProcessPoolExecutor
 
