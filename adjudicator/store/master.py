@@ -253,13 +253,13 @@ def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> l
 
 #: The tables whose wide columns wrap (the settings' words: a sentence each).
 WRAPPED_TABLES = ("settings",)
-#: The tables a workbook marked for streamed tabs (outputs/streamed.py) has described, not built as cells.
-STREAMED_TABLES = ("ledger", "dice")
 
 
 def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[Any]], lang: str) -> None:
-    """Rewrite ``schema``'s sheet in place (same position), or add it. The Ledger and Dice of a workbook whose
-    new tabs stream are described as data (the same face: header, text columns, frozen row, no filter)."""
+    """Rewrite ``schema``'s sheet in place (same position), or add it. In a workbook whose new tabs stream, the
+    table is described as data, written by XlsxWriter from its rows (outputs/table_tab.py), not built as
+    openpyxl cells: the same cells, styles, widths and heights (the Ledger and Dice, the state tables, the
+    settings and parameters)."""
     from adjudicator.outputs import streamed
 
     wanted = schema.spellings()
@@ -274,7 +274,7 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
     tab = streamed.Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=list(rows),
                        widths=[c.width for c in schema.columns], text_columns=texts, filtered=False,
                        wrap_long=schema.key in WRAPPED_TABLES, margins=streamed.OPENPYXL_MARGINS)
-    if schema.key in STREAMED_TABLES and streamed.streaming(wb):
+    if streamed.streaming(wb):
         streamed.describe(ws, tab)
     else:
         streamed.fill_plain_table(ws, tab)
