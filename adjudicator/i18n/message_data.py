@@ -25,9 +25,18 @@ class InLanguages:
         return str(self.render("en"))
 
 
+#: The types that are JSON-ready as they are (most of a table's cells): told apart by the type itself, first.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_data(value: Any) -> Any:
     """``value`` (a :class:`Msg`, :class:`Words`, :class:`Joined`, a list, a number or text) as JSON-ready data;
     anything else as its English text."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        return [v if type(v) in _PLAIN else to_data(v) for v in value]
     if isinstance(value, Msg):
         data: dict[str, Any] = {"msg": value.text, "params": {k: to_data(v) for k, v in value.params.items()}}
         if value.plural is not None:
