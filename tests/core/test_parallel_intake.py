@@ -54,7 +54,7 @@ def test_two_workers_read_the_submissions_one_process_reads(tmp_path: Path, monk
     workers.clear()
     monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
     shared = _checked(tmp_path / "shared")
-    assert len(workers) == 1  # the first read here (what every check makes once, the workers inherit), the rest
+    assert len(workers) == 1  # the first read here (what reading it makes once, the workers inherit); the rest there
     assert alone[0] and any(problems for *_, problems, _ in alone[1])
     assert shared == alone
 
