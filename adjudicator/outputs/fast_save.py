@@ -53,6 +53,17 @@ class Untranslatable(Exception):
     """The workbook holds something :func:`save_fast` does not write: save it with openpyxl."""
 
 
+def write_url(sheet: Any, r: int, c: int, url: str, style: Any, text: str | None, tip: str | None) -> None:
+    """A link (``url``: a web address, or ``internal:`` and a place of the workbook) in the cell ``r``, ``c``
+    (from 0) of the XlsxWriter ``sheet``, or :class:`Untranslatable` (the workbook is then saved by openpyxl)
+    where XlsxWriter would refuse it: past :data:`LINKS_A_SHEET_HOLDS` (with a warning to the terminal) or
+    for its own reasons."""
+    if sheet.hlink_count >= LINKS_A_SHEET_HOLDS:
+        raise Untranslatable("more links than a sheet holds")
+    if sheet.write_url(r, c, url, style, text, tip) < 0:
+        raise Untranslatable("hyperlink refused")
+
+
 @dataclass(frozen=True)
 class Saved:
     """How :func:`atomic_save_fast` saved a workbook: true when XlsxWriter wrote it (or it was composed);
@@ -668,10 +679,7 @@ class _Writer:
             url = link.target + (f"#{link.location}" if link.location else "")
         else:
             raise Untranslatable("hyperlink")
-        if sheet.hlink_count >= LINKS_A_SHEET_HOLDS:  # XlsxWriter would refuse it, with a warning
-            raise Untranslatable("more links than a sheet holds")
-        if sheet.write_url(r, c, url, style, text, link.tooltip) < 0:
-            raise Untranslatable("hyperlink refused")
+        write_url(sheet, r, c, url, style, text, link.tooltip)
         if style is None:
             sheet.write_string(r, c, text or "", None)  # openpyxl gives a link no style of its own
 

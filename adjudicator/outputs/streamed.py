@@ -687,12 +687,9 @@ def write_cell(sheet: Any, r: int, c: int, value: Any, kind: str, f: Any) -> Non
 def write_link(sheet: Any, r: int, c: int, location: str, value: Any, f: Any) -> None:
     """A cell (from 0) linking to ``location`` of the workbook, written as fast_save.py writes an openpyxl
     cell's internal link."""
-    from adjudicator.outputs.fast_save import LINKS_A_SHEET_HOLDS, Untranslatable
+    from adjudicator.outputs.fast_save import write_url
 
-    if sheet.hlink_count >= LINKS_A_SHEET_HOLDS:  # XlsxWriter would refuse it (with a warning to the terminal)
-        raise Untranslatable("more links than a sheet holds")
-    if sheet.write_url(r, c, "internal:" + location, f, None if value is None else str(value), None) < 0:
-        raise Untranslatable("hyperlink refused")
+    write_url(sheet, r, c, "internal:" + location, f, None if value is None else str(value), None)
 
 
 def write_sizes(laid: Laid, tab: Tab, sheet: Any, fmt: Any) -> None:
