@@ -64,6 +64,13 @@ _Fitted = tuple[float, "Style | None", "Style"]
 _Entry = list[Any]
 
 
+def _measured(value: Any) -> str | None:
+    """The text the layout measures of a cell's value (a number as it shows), None for an empty cell."""
+    if value is None:
+        return None
+    return (value if type(value) is str else _shown(value)) or None
+
+
 class _Columns:
     """The styles each column gives its cells (table_cells: numbers aligned, a wide column wrapped, a text
     column formatted as text), from what its rows hold."""
@@ -153,7 +160,7 @@ class _Table:
         value, kind = shown
         styles = self.styles
         style = styles.number_style[col] if kind == "n" else styles.other_style.get(col)  # "n": a number (cell_value)
-        text = (value if type(value) is str else _shown(value)) or None
+        text = _measured(value)
         entry = self.entries[col][id(shown)] = [value, kind, style, text, None]
         return entry
 
@@ -170,7 +177,7 @@ class _Table:
                 distinct.append((col, text, style))
 
         for _, col, value, _, style in self._header_cells():
-            add(col, None if value is None else (value if type(value) is str else _shown(value)) or None, style)
+            add(col, _measured(value), style)
         entries = self.entries
         for values in self.rows:
             for col, shown in enumerate(values, start=1):
@@ -267,8 +274,8 @@ class _Table:
 
     def _row(self, cells: list[Cell]) -> tuple[float | None, list[Cell]]:
         """The header row's height and cells, fitted as :meth:`written` fits a row's."""
-        fitted = [None if value is None or not (text := value if type(value) is str else _shown(value))
-                  else self._fitted(text, style, col) for _, col, value, _, style in cells]
+        fitted = [None if (text := _measured(value)) is None else self._fitted(text, style, col)
+                  for _, col, value, _, style in cells]
         points = max((f[0] for f in fitted if f is not None), default=0.0)
         tall = points > ONE_LINE
         shown = [cell if f is None else (*cell[:4], f[2] if tall else f[1])
