@@ -169,8 +169,8 @@ def main() -> None:
     doublings_met = True
     for n in sizes:
         row = _child(["floor-warm", "star_sectors", str(n), str(args.scaling_orders)])  # once-a-process costs out
-        run_s = row["run_pass1"]["project"]["cpu_s"] + row["run_pass2"]["project"]["cpu_s"]
-        floor_run = row["run_pass1"]["floor"]["cpu_s"] + row["run_pass2"]["floor"]["cpu_s"]
+        whole = run_total(row)  # both passes of run
+        run_s, floor_run = whole["project"]["cpu_s"], whole["floor"]["cpu_s"]
         entry = {"factions": n, "map": row["campaign"]["map"], "check_cpu_s": row["check"]["project"]["cpu_s"],
                  "run_cpu_s": round(run_s, 3), "peak_rss_mb": row["peak_rss_mb"],
                  "project_peak_mb": row.get("project_peak_mb"), "floor_peak_mb": row.get("floor_peak_mb"),
