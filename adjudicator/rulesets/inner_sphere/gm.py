@@ -85,7 +85,7 @@ class GmInputs(GmSheets):
             owner = world.owner(hex_id(target))
             for factory in factories:
                 if result == "DESTROYED":
-                    del world.factories[factory.id]
+                    world.remove_factory(factory.id)
                 else:
                     factory.damaged = True
             text = (msg("The factory of {system} was destroyed.", system=hex_id(target)) if result == "DESTROYED"

@@ -172,18 +172,57 @@ class World:
 
     def copy(self) -> World:
         """A world of its own: the same values as ``copy.deepcopy`` gives, made field by field (a check copies
-        the whole Inner Sphere for every faction, and deepcopy's bookkeeping was most of that cost)."""
-        return _copied(self)
+        the whole Inner Sphere for every faction, and deepcopy's bookkeeping was most of that cost). Its
+        lookups are not copied: the copy makes its own when it is asked."""
+        kept = {name: self.__dict__.pop(name) for name in _LOOKUPS if name in self.__dict__}
+        try:
+            return _copied(self)
+        finally:
+            self.__dict__.update(kept)
 
     def owner(self, hex_: str) -> str:
         system = self.systems.get(hex_)
         return system.owner if system else ""
 
     def factories_in(self, hex_: str) -> list[Factory]:
-        return sorted((f for f in self.factories.values() if f.system == hex_), key=lambda f: f.id)
+        """The factories of a system, by ID (a lookup by system, made again whenever ``factories`` is another
+        dict or holds another number of factories than it was made of, and dropped by :meth:`add_factory`
+        and :meth:`remove_factory`: a factory never changes its system)."""
+        lookup = self.__dict__.get("_factories_by_system")
+        if lookup is None or lookup[0] is not self.factories or lookup[1] != len(self.factories):
+            by_system: dict[str, list[str]] = {}
+            for factory in sorted(self.factories.values(), key=lambda f: f.id):
+                by_system.setdefault(factory.system, []).append(factory.id)
+            lookup = self.__dict__["_factories_by_system"] = (self.factories, len(self.factories), by_system)
+        return [self.factories[i] for i in lookup[2].get(hex_, ())]
+
+    def add_factory(self, factory: Factory) -> None:
+        self.factories[factory.id] = factory
+        self.__dict__.pop("_factories_by_system", None)
+
+    def remove_factory(self, factory_id: str) -> None:
+        del self.factories[factory_id]
+        self.__dict__.pop("_factories_by_system", None)
 
     def jobs_of(self, kind: str) -> list[Job]:
         return [j for j in self.jobs if j.kind == kind]
+
+    def jobs_by(self, kind: str, field: str) -> dict[str, list[Job]]:
+        """The jobs of ``kind`` by the value of their ``field`` ("item", "factory", "system"), each list in the
+        order of ``jobs``; not to be changed. ``jobs`` is only ever appended to (or replaced whole), and a
+        job's kind, system, factory and item never change: the lookup is kept between calls and given the jobs
+        appended since (a check or a turn asks it for every order; a scan of every job was quadratic)."""
+        lookups = self.__dict__.setdefault("_jobs_by", {})
+        jobs = self.jobs
+        kept = lookups.get((kind, field))
+        if kept is None or kept[0] is not jobs or kept[1] > len(jobs):
+            kept = (jobs, 0, {})
+        _, seen, by_value = kept
+        for job in jobs[seen:]:
+            if job.kind == kind:
+                by_value.setdefault(getattr(job, field), []).append(job)
+        lookups[(kind, field)] = (jobs, len(jobs), by_value)
+        return by_value
 
     def line_points(self, faction: str, line: str) -> int:
         return self.points.get((faction, line), 0)
@@ -202,6 +241,9 @@ class World:
         """U(S): the sum of the active unrest modifiers of a system (positive helps instigators)."""
         return sum(v for h, v, first, last in self.unrest_mods if h == hex_ and first <= turn <= last)
 
+
+#: What a world keeps to look things up, made again when needed and never copied (World.copy).
+_LOOKUPS = ("_factories_by_system", "_jobs_by")
 
 _PLAIN = (str, int, float, bool, Decimal, type(None))
 _PLAIN_TYPES = frozenset(_PLAIN)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from adjudicator.engine.ledger import Amount
@@ -70,6 +71,16 @@ class Context:
 
     def plan(self, faction: str) -> FactionPlan:
         return self.plans.setdefault(faction, FactionPlan())
+
+    @cached_property
+    def aboard(self) -> dict[str, frozenset[str]]:
+        """The regiments aboard each jumpship at the start of the turn, by jumpship (made once: the snapshot is
+        only read while the orders are checked and carried out)."""
+        by_ship: dict[str, set[str]] = {}
+        for regiment in self.snapshot.regiments.values():
+            if regiment.jumpship:
+                by_ship.setdefault(regiment.jumpship, set()).add(regiment.id)
+        return {ship: frozenset(ids) for ship, ids in by_ship.items()}
 
 
 def funds_rejection(cost: int, available: int) -> Rejection:

@@ -131,10 +131,11 @@ def build_chain(world: World, ctx: Context, faction: str, ship_id: str, rows: li
     cls = ctx.tariffs.ships[ship.cls]
     chain = Chain(faction, ship_id, ship.cls, ship.hex, rows=[o.row for o in rows])
     here = ship.hex
-    aboard = {r.id for r in snapshot.regiments.values() if r.jumpship == ship_id}
+    aboard = set(ctx.aboard.get(ship_id, ()))
     raiders: dict[str, set[str]] = {}  # hex → this ship's raiders landed there
     embarked: set[str] = set()  # regiments this chain took from a planet (once only, but for raiders)
-    repairing = ctx.plan(faction).repairing | {j.item for j in snapshot.jobs if j.kind == "REPAIR"}
+    planned = ctx.plan(faction).repairing  # regiments whose repair this turn's orders start
+    underway = snapshot.jobs_by("REPAIR", "item")  # and those under repair since an earlier turn
 
     def add(order: OrderRow, action: str, at: str, regiments: tuple[str, ...] = (), rnd: int = 0) -> None:
         chain.steps.append(Step(len(chain.steps) + 1, order.row, action, at, regiments, rnd))
@@ -202,7 +203,7 @@ def build_chain(world: World, ctx: Context, faction: str, ship_id: str, rows: li
                     return _reject(order.row, "E-MOV-NOTHERE", msg(
                         "Regiment {regiment} was not on the planet at {hex} at the start of the turn.",
                         regiment=rid, hex=here), "regiments")
-                if rid in repairing and params["repair_blocks_movement"]:
+                if (rid in planned or rid in underway) and params["repair_blocks_movement"]:
                     return _reject(order.row, "E-MOV-REPAIR", msg("Regiment {regiment} is under repair.",
                                                                   regiment=rid), "regiments")
                 if taken.get(rid, ship_id) != ship_id or rid in ctx.plan(faction).committed or rid in embarked:

@@ -15,7 +15,7 @@ UNIT_LABELS = {c.code: c.label for c in UNIT_TYPES}
 
 
 def busy_lines(world: World, factory: Factory) -> int:
-    return sum(1 for j in world.jobs if j.kind == "REGIMENT" and j.factory == factory.id)
+    return len(world.jobs_by("REGIMENT", "factory").get(factory.id, ()))
 
 
 def capacity(ctx: Context, factory: Factory) -> int:
@@ -127,7 +127,7 @@ class BuyDefence(Purchase):
         if system.defence >= ctx.tariffs.top_defence:
             return Rejection("E-DEF-MAX", msg("Level {level} is the maximum.", level=ctx.tariffs.top_defence),
                              "system")
-        if any(j.kind == "DEFENCE" and j.system == system.hex for j in world.jobs):
+        if system.hex in world.jobs_by("DEFENCE", "system"):
             return Rejection("E-DEF-BUSY", msg("A defence level is already under construction in {system}.",
                                                system=system.hex), "system")
         level = system.defence + 1

@@ -48,7 +48,7 @@ def check_regiment(world: World, order: OrderRow, ctx: Context) -> tuple[Regimen
     if not regiment.damaged:
         return Rejection("E-REP-NOTDAMAGED", msg("Regiment {regiment} is not damaged.", regiment=regiment.id),
                          "target")
-    busy = any(j.kind == "REPAIR" and j.item == regiment.id for j in world.jobs)
+    busy = regiment.id in world.jobs_by("REPAIR", "item")
     if busy or regiment.id in ctx.plan(order.faction).repairing:
         return Rejection("E-REP-BUSY", msg("Regiment {regiment} is already being repaired.", regiment=regiment.id),
                          "target")
@@ -111,8 +111,8 @@ class RepairFactory(Repair):
         if not damaged:
             return Rejection("E-REP-FNOTDAMAGED", msg("The factory in {system} is not damaged.", system=system_hex),
                              "target")
-        taken = {j.factory for j in world.jobs if j.kind == "FACTORY_REPAIR"} | state.plan.repairing
-        free = [f for f in damaged if f.id not in taken]
+        fixing = world.jobs_by("FACTORY_REPAIR", "factory")
+        free = [f for f in damaged if f.id not in fixing and f.id not in state.plan.repairing]
         if not free:
             return Rejection("E-REP-BUSY", msg("The factory in {system} is already being repaired.",
                                                system=system_hex), "target")

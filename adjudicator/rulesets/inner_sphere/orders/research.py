@@ -161,7 +161,7 @@ class NewFactory(Research):
         system_hex = hex_id(order.get("system"))
         system = world.systems.get(system_hex)
         planned = {s for _, s, _ in state.plan.factories}
-        pending = {j.system for j in world.jobs if j.kind == "NEW_FACTORY"}
+        pending = world.jobs_by("NEW_FACTORY", "system")
         crowded = len(world.factories_in(system_hex)) >= int(params["max_factories_per_system"])
         if (system is None or system.owner != faction or system.disputed or crowded or system_hex in planned
                 or system_hex in pending):

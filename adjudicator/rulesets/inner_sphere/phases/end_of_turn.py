@@ -77,7 +77,7 @@ def _complete(world: World, job: Job, dice: Dice, turn: int, language: str) -> M
     if job.kind == "NEW_FACTORY":
         number = len(world.factories_in(job.system)) + 1
         factory = Factory(f"{job.system}-F{number}", job.system, "LIGHT")
-        world.factories[factory.id] = factory
+        world.add_factory(factory)
         return msg("A new light factory works in {system}.", system=system)
     experience = "GREEN"
     pct = research_bonuses(world, job.faction)["regular_pct"]

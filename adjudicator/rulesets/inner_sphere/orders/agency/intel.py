@@ -36,7 +36,7 @@ def full(world: World, ctx: Context, op: Op, add: Any) -> None:
     turn's route, factories with production and arrival, defence level, the ICNA."""
     hex_, system = op.target, world.systems[op.target]
     add(msg("Owner"), joined(" ", [system.owner or "—", _statuses(world, hex_)]))
-    building = [j.item for j in world.jobs if j.kind == "DEFENCE" and j.system == hex_]
+    building = [j.item for j in world.jobs_by("DEFENCE", "system").get(hex_, ())]
     add(msg("Defence level"), joined(" → ", [system.defence, *building]))
     for r in sorted((r for r in world.regiments.values() if r.system == hex_ and not r.jumpship), key=lambda r: r.id):
         parts = [f"{r.id} {r.name}", msg(UNITS[r.type]), msg(EXPERIENCES[r.experience])]
@@ -49,8 +49,8 @@ def full(world: World, ctx: Context, op: Op, add: Any) -> None:
         route = joined(" → ", [joined(" ", [msg(ACTIONS[s.action]), s.hex]) for s in chain.steps]) if chain else "—"
         add(msg("Jumpship"), joined("", [f"{ship.id} {ship.cls} ({ship.owner}): {cargo}; ", route]))
     for factory in world.factories_in(hex_):
-        jobs = [joined(" → ", [msg(UNITS[j.item]), ctx.turn + j.turns_left]) for j in world.jobs
-                if j.kind == "REGIMENT" and j.factory == factory.id]
+        jobs = [joined(" → ", [msg(UNITS[j.item]), ctx.turn + j.turns_left])
+                for j in world.jobs_by("REGIMENT", "factory").get(factory.id, ())]
         add(msg("Factory"), joined(": ", [msg(FACTORIES[factory.type]), joined(", ", jobs) if jobs else "—"]))
     if system.icna:
         add(msg("ICNA"), msg("YES"))
@@ -123,7 +123,10 @@ def rumour_subject(world: World, op: Op) -> str:
     found = []
     for hex_, system in world.systems.items():
         for word in {system.name, hex_} - {""}:
-            m = re.search(rf"(?<!\w){re.escape(word.casefold())}(?!\w)", text)
+            folded = word.casefold()
+            if folded not in text:  # a word the text does not hold: no pattern to make (most systems)
+                continue
+            m = re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", text)
             if m:
                 found.append((m.start(), -len(word), hex_))
     if not found:

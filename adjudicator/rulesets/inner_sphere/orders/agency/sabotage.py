@@ -75,7 +75,7 @@ def military(world: World, ctx: Context, dice: Dice, agency: Agency, op: Op) -> 
         return
     every = ctx.params["military_sabotage_mode"] == "all"
     effects: list[Any] = []
-    repair = next((j for j in world.jobs if j.kind == "REPAIR" and j.item == op.target), None)
+    repair = next(iter(world.jobs_by("REPAIR", "item").get(op.target, ())), None)
     if repair is not None:
         repair.turns_left += 1
         effects.append(msg("its repair takes one more turn"))

@@ -1,0 +1,124 @@
+"""The lookups a world keeps (jobs by kind and field, factories by system, the regiments aboard each jumpship):
+always what a scan of the world gives, whatever was appended, added, removed or copied in between."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.paths import examples_root
+from adjudicator.rulesets.inner_sphere.orders.common import Context
+from adjudicator.rulesets.inner_sphere.state import Factory, Job, World, world_from_tables
+from adjudicator.turn import pipeline
+
+KINDS = ("REPAIR", "REGIMENT", "DEFENCE", "FACTORY_REPAIR", "NEW_FACTORY")
+FIELDS = ("item", "factory", "system")
+HEXES = ("0101", "0102", "0203", "0204")
+
+
+def _example_world() -> World:
+    _, campaign, _ = pipeline.open_campaign(examples_root() / "inner_sphere")
+    return world_from_tables(campaign.tables)
+
+
+def _scanned_jobs(world: World, kind: str, field: str) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for job in world.jobs:
+        if job.kind == kind:
+            found.setdefault(getattr(job, field), []).append(id(job))
+    return found
+
+
+def _looked_up_jobs(world: World, kind: str, field: str) -> dict[str, list[int]]:
+    return {value: [id(j) for j in jobs] for value, jobs in world.jobs_by(kind, field).items() if jobs}
+
+
+def _scanned_factories(world: World, hex_: str) -> list[str]:
+    return sorted(f.id for f in world.factories.values() if f.system == hex_)
+
+
+_steps = st.lists(st.one_of(
+    st.tuples(st.just("job"), st.sampled_from(KINDS), st.sampled_from(HEXES), st.integers(0, 3)),
+    st.tuples(st.just("replace jobs"), st.integers(0, 3)),
+    st.tuples(st.just("add factory"), st.sampled_from(HEXES), st.integers(0, 5)),
+    st.tuples(st.just("remove factory"), st.integers(0, 50)),
+    st.tuples(st.just("set factory"), st.sampled_from(HEXES), st.integers(0, 5)),
+    st.tuples(st.just("del factory"), st.integers(0, 50)),
+    st.tuples(st.just("copy"),),
+    st.tuples(st.just("look"), st.sampled_from(KINDS), st.sampled_from(FIELDS), st.sampled_from(HEXES)),
+), max_size=30)
+
+
+def _apply(world: World, step: tuple[Any, ...], n: int) -> World:
+    """One change of a world (or its copy, which goes on from there), as the orders and phases make them."""
+    what = step[0]
+    if what == "job":
+        _, kind, hex_, k = step
+        world.jobs.append(Job(f"J{n}", "KURITA", kind, hex_, f"F{k}", f"R{k}"))
+    elif what == "replace jobs":  # end of turn: the jobs still running, a list of their own
+        world.jobs = [j for i, j in enumerate(world.jobs) if i % (step[1] + 2)]
+    elif what in ("add factory", "set factory"):
+        _, hex_, k = step
+        factory = Factory(f"{hex_}-X{n}-{k}", hex_, "LIGHT")
+        if what == "add factory":
+            world.add_factory(factory)
+        else:  # straight into the dict: the lookup sees the number change
+            world.factories[factory.id] = factory
+    elif what in ("remove factory", "del factory") and world.factories:
+        gone = sorted(world.factories)[step[1] % len(world.factories)]
+        if what == "remove factory":
+            world.remove_factory(gone)
+        else:
+            del world.factories[gone]
+            world.add_factory(Factory(f"{gone}-again{n}", "0101", "LIGHT"))  # the same number as before
+            world.remove_factory(f"{gone}-again{n}")
+            world.add_factory(Factory(f"{gone}-new{n}", "0102", "LIGHT"))
+    elif what == "copy":
+        world = world.copy()
+    elif what == "look":
+        world.jobs_by(step[1], step[2])
+        world.factories_in(step[3])
+    return world
+
+
+@settings(max_examples=60, deadline=None)
+@given(_steps)
+def test_the_lookups_are_what_a_scan_gives_after_any_changes(steps: list[tuple[Any, ...]]) -> None:
+    world = _example_world()
+    original = world
+    for n, step in enumerate(steps):
+        world = _apply(world, step, n)
+        for kind in KINDS:
+            for field in FIELDS:
+                assert _looked_up_jobs(world, kind, field) == _scanned_jobs(world, kind, field)
+        for hex_ in {*HEXES, *(f.system for f in world.factories.values())}:
+            assert [f.id for f in world.factories_in(hex_)] == _scanned_factories(world, hex_)
+            assert all(world.factories[f.id] is f for f in world.factories_in(hex_))
+    if world is not original:  # a copy's changes never reach the world it was copied from
+        for kind in KINDS:
+            assert _looked_up_jobs(original, kind, "item") == _scanned_jobs(original, kind, "item")
+
+
+def test_a_copy_does_not_carry_the_lookups_and_equals_its_world() -> None:
+    world = _example_world()
+    world.jobs_by("REPAIR", "item")
+    world.factories_in("0202")
+    twin = world.copy()
+    assert twin == world
+    assert "_jobs_by" in world.__dict__ and "_jobs_by" not in twin.__dict__
+    assert "_factories_by_system" not in twin.__dict__
+    twin.jobs.append(Job("J", "KURITA", "REPAIR", "0101", "", "K1"))
+    assert "K1" in twin.jobs_by("REPAIR", "item") and "K1" not in world.jobs_by("REPAIR", "item")
+
+
+def test_the_regiments_aboard_are_those_of_the_start_of_the_turn() -> None:
+    world = _example_world()
+    ctx = Context({}, 1, None, None, world)  # type: ignore[arg-type]
+    scanned: dict[str, set[str]] = {}
+    for regiment in world.regiments.values():
+        if regiment.jumpship:
+            scanned.setdefault(regiment.jumpship, set()).add(regiment.id)
+    assert scanned, "the example has regiments aboard a jumpship"
+    assert {ship: set(ids) for ship, ids in ctx.aboard.items()} == scanned
