@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,21 @@ def checked_example_with_problems(root: Path, ruleset: str = "star_sectors") -> 
     with_problems = [s for s in outcome.submissions if s.problems and s.book is not None]
     assert with_problems
     return with_problems
+
+
+def mutables(value: Any, found: list[Any] | None = None) -> list[Any]:
+    """Every object of a ruleset's world that can be changed in place (containers and dataclass instances)."""
+    found = [] if found is None else found
+    if isinstance(value, (dict, list, set)) or dataclasses.is_dataclass(value):
+        found.append(value)
+    if isinstance(value, dict):
+        for item in value.values():
+            mutables(item, found)
+    elif isinstance(value, (list, set, tuple, frozenset)):
+        for item in value:
+            mutables(item, found)
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            mutables(getattr(value, f.name), found)
+    return found
+

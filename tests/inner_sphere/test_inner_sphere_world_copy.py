@@ -4,33 +4,17 @@ that can change, and a shared start world rebuilt as soon as the tables are othe
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere.state import Unrest, start_world, world_from_tables
 from adjudicator.turn import pipeline
+from tests.helpers import mutables
 
 
 def _example_tables() -> dict[str, Any]:
     _, campaign, _ = pipeline.open_campaign(examples_root() / "inner_sphere")
     return campaign.tables
-
-
-def _mutables(value: Any, found: list[Any]) -> list[Any]:
-    """Every object of a world that can be changed in place (containers and dataclass instances)."""
-    if isinstance(value, (dict, list, set)) or dataclasses.is_dataclass(value):
-        found.append(value)
-    if isinstance(value, dict):
-        for item in value.values():
-            _mutables(item, found)
-    elif isinstance(value, (list, set, tuple, frozenset)):
-        for item in value:
-            _mutables(item, found)
-    elif dataclasses.is_dataclass(value):
-        for f in dataclasses.fields(value):
-            _mutables(getattr(value, f.name), found)
-    return found
 
 
 def test_a_world_copy_equals_deepcopy_and_shares_nothing_mutable() -> None:
@@ -40,8 +24,8 @@ def test_a_world_copy_equals_deepcopy_and_shares_nothing_mutable() -> None:
     twin = world.copy()
     assert twin == copy.deepcopy(world)
     assert len(world.regiments) and len(world.systems) and world.research
-    originals = {id(o) for o in _mutables(world, [])}
-    assert not originals & {id(o) for o in _mutables(twin, [])}
+    originals = {id(o) for o in mutables(world)}
+    assert not originals & {id(o) for o in mutables(twin)}
     next(iter(twin.regiments.values())).damaged = not next(iter(world.regiments.values())).damaged
     twin.research[next(iter(twin.research))][0]["points"] = -1
     assert twin != world and world == copy.deepcopy(world)

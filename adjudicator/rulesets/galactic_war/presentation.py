@@ -10,7 +10,7 @@ from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import LANGUAGES
 from adjudicator.rulesets.galactic_war import vocabulary
 from adjudicator.rulesets.galactic_war.schemas import UNITS
-from adjudicator.rulesets.galactic_war.state import world_from_tables
+from adjudicator.rulesets.galactic_war.state import start_world
 
 
 class GalacticWarPresentation(Presentation):
@@ -21,7 +21,7 @@ class GalacticWarPresentation(Presentation):
         Ground Forces (one aboard a Transport first) of a planet it does not hold, where the Ground Force is or
         next to it."""
         rows = super().example_rows(campaign, faction)
-        world = world_from_tables(campaign.tables, campaign.parameters)
+        world = start_world(campaign.tables, campaign.parameters)  # read only
         ships = [u for _, u in sorted(world.units.items())
                  if u.race == faction and not u.planet and not u.aboard and world.stat(u.type).is_ship
                  and u.type != "FIGHTER"]
@@ -52,7 +52,7 @@ class GalacticWarPresentation(Presentation):
     def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
         """The systems (for an origin, a stance, a battle plan's scope besides ALL, in the reader's word) and
         the planets."""
-        world = world_from_tables(campaign.tables, campaign.parameters)
+        world = start_world(campaign.tables, campaign.parameters)  # read only
         systems = sorted(world.systems)
         return {"origin": systems, "system": systems, "scope": [vocabulary.all_word(lang), *systems],
                 "planet": sorted(world.planets)}

@@ -36,7 +36,7 @@ from adjudicator.rulesets.galactic_war.phases.placement import place_all
 from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext, battles_in
 from adjudicator.rulesets.galactic_war.presentation import GalacticWarPresentation
 from adjudicator.rulesets.galactic_war.reports import Reporter
-from adjudicator.rulesets.galactic_war.state import World, world_from_tables, world_to_tables
+from adjudicator.rulesets.galactic_war.state import World, start_world, world_from_tables, world_to_tables
 from adjudicator.rulesets.galactic_war.table_words import TABLE_VALUES, TABLE_WORDS
 
 __all__ = ["MOVEMENT", "ORDER_STEPS", "ORDER_TYPES", "GalacticWar"]
@@ -84,7 +84,7 @@ class GalacticWar(Ruleset):
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> RaceOrders:
         """The race's orders against the start-of-Movement snapshot, its moves on a galaxy of its own (``check``,
         which also shows the odds of its invasions)."""
-        snapshot = world_from_tables(campaign.tables, campaign.parameters)
+        snapshot = start_world(campaign.tables, campaign.parameters)  # shared: the orders only read it
         return RaceOrders(snapshot, galaxy_of(snapshot.copy(), ledger), campaign.parameters, faction, advice=True)
 
     def roll_label(self, purpose: str) -> Msg | str:

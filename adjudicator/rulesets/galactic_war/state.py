@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from adjudicator.engine import rules_data
+from adjudicator.engine.plain_copy import BuiltOnce, plain_copy
 
 PACKAGE = "adjudicator.rulesets.galactic_war"  # the data package: tables.toml
 
@@ -90,7 +90,9 @@ class World:
     params: dict[str, Any] = field(default_factory=dict)
 
     def copy(self) -> World:
-        return copy.deepcopy(self)
+        """A galaxy of its own: the same values as ``copy.deepcopy`` gives, made field by field (a check copies
+        the galaxy for every race)."""
+        return plain_copy(self)
 
     # ------------------------------------------------------------------ map
     def neighbours(self, system: str, wormholes: bool) -> set[str]:
@@ -217,3 +219,14 @@ def world_to_tables(world: World, factions: pd.DataFrame, rule_tables: pd.DataFr
     if rule_tables is not None:
         out["rule_tables"] = rule_tables
     return out
+
+
+_START = BuiltOnce(world_from_tables)
+
+
+def start_world(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -> World:
+    """The galaxy of ``tables`` under ``params`` (see :func:`world_from_tables`), built once for as long as the
+    very same frames and parameters are asked about (a check asks for every race; an order workbook's example
+    rows are checked again and again), and SHARED: read it, or ``copy()`` it before changing anything."""
+    return _START(tables, params)
+

@@ -6,17 +6,14 @@ so that a 2.5 upkeep or a 31.25 repair reconcile exactly.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from dataclasses import dataclass, field
-from decimal import Decimal
-from functools import cache
 from typing import Any
 
 import pandas as pd
 
 from adjudicator.engine import rules_data
 from adjudicator.engine.ledger import Amount, exact
+from adjudicator.engine.plain_copy import BuiltOnce, plain_copy
 from adjudicator.rulesets.inner_sphere.schemas import (
     COMMANDOS,
     FACTORIES,
@@ -176,7 +173,7 @@ class World:
         lookups are not copied: the copy makes its own when it is asked."""
         kept = {name: self.__dict__.pop(name) for name in _LOOKUPS if name in self.__dict__}
         try:
-            return _copied(self)
+            return plain_copy(self)
         finally:
             self.__dict__.update(kept)
 
@@ -245,67 +242,6 @@ class World:
 #: What a world keeps to look things up, made again when needed and never copied (World.copy).
 _LOOKUPS = ("_factories_by_system", "_jobs_by")
 
-_PLAIN = (str, int, float, bool, Decimal, type(None))
-_PLAIN_TYPES = frozenset(_PLAIN)
-
-
-def _copied(value: Any) -> Any:
-    """A deep copy of the plain data a world is made of (dicts, lists, sets, tuples, dataclasses of such);
-    anything else goes through ``copy.deepcopy``. Dispatched on the exact type first (a world holds a few
-    thousand values, most of them plain or a dataclass of plain fields)."""
-    kind = type(value)
-    if kind in _PLAIN_TYPES:
-        return value
-    if kind is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if kind is list:
-        return [_copied(v) for v in value]
-    if kind is tuple or kind is set:
-        return kind([_copied(v) for v in value])
-    if _is_record(kind):
-        twin = object.__new__(kind)
-        twin.__dict__.update({name: item if type(item) in _PLAIN_TYPES else _copied(item)
-                              for name, item in value.__dict__.items()})
-        return twin
-    return _copied_other(value)
-
-
-def _copied_other(value: Any) -> Any:
-    """:func:`_copied` of a value that is not of a plain type exactly (a subclass, a set, a tuple, a dataclass
-    with slots or its own copy rules)."""
-    if isinstance(value, _PLAIN):
-        return value
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    if isinstance(value, (set, frozenset, tuple)):
-        return type(value)(_copied(v) for v in value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        twin = copy.copy(value)
-        for name in _field_names(type(value)):
-            item = getattr(value, name)
-            if not isinstance(item, _PLAIN):
-                setattr(twin, name, _copied(item))
-        return twin
-    return copy.deepcopy(value)
-
-
-@cache
-def _is_record(cls: type) -> bool:
-    """A dataclass of this module's kind: its fields in its ``__dict__`` and nothing else there, copied by
-    ``copy.copy`` as a new instance with the same ``__dict__`` (no slots, no copy or pickle hooks of its own)."""
-    return (dataclasses.is_dataclass(cls) and "__slots__" not in cls.__dict__
-            and all(getattr(cls, hook, None) is getattr(object, hook, None)
-                    for hook in ("__copy__", "__deepcopy__", "__getstate__", "__setstate__", "__reduce_ex__",
-                                 "__reduce__")))
-
-
-@cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
 def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
     if frame is None or frame.empty:
         return []
@@ -373,25 +309,14 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     return world
 
 
-#: The last start-of-turn world built by :func:`start_world`: its tables, their frames, the world.
-_START: list[tuple[dict[str, pd.DataFrame], tuple[tuple[str, pd.DataFrame], ...], World]] = []
+_START = BuiltOnce(world_from_tables)
 
 
 def start_world(tables: dict[str, pd.DataFrame]) -> World:
     """The world of ``tables`` (see :func:`world_from_tables`), built once for as long as the very same
     frames are asked about (a check asks for every faction, twice), and SHARED: read it, or ``copy()`` it
-    before changing anything. The frames are held, so an identity match cannot be a new frame at a
-    freed address; the state tables are never changed in place once loaded."""
-    frames = tuple(tables.items())
-    if _START:
-        held, held_frames, world = _START[0]
-        if held is tables and len(held_frames) == len(frames) and all(
-                name == other and frame is same
-                for (name, frame), (other, same) in zip(frames, held_frames, strict=True)):
-            return world
-    world = world_from_tables(tables)
-    _START[:] = [(tables, frames, world)]
-    return world
+    before changing anything."""
+    return _START(tables)
 
 
 def _yes(flag: bool) -> str:
