@@ -1,12 +1,14 @@
 """`make bench`: the turn against its I/O floor, the scaling table and peak memory, written to benchmarks/results/.
 
-    python benchmarks/bench.py [--factions 40] [--orders 300] [--scaling 10,20,40,80,160]
+    python benchmarks/bench.py [--factions 40] [--other-factions 4] [--orders 300] [--scaling 10,20,40,80,160]
                                [--scaling-orders 100] [--rulesets star_sectors,inner_sphere,...] [--startup-runs 5]
 
 0. `check` of one example workbook, the whole process, against python + openpyxl import + a calamine read
    of it (benchmarks/startup.py; ``--startup-runs`` paired runs, medians).
-1. Ratios: for each ruleset a generated campaign (star_sectors: FACTIONS × ORDERS on a map that grows with
-   the factions; the others: their example world with ORDERS rows a sheet), `check`, `run` pass 1 and pass 2
+1. Ratios: for each ruleset a generated campaign (benchmarks/generate.py: ORDERS rows a sheet, legal for the
+   most part, in a world that grows with the factions: FACTIONS for the rulesets the targets name, star_sectors
+   and inner_sphere, OTHER_FACTIONS for the others; a ruleset without a generator of its own: its example world
+   and factions), `check`, `run` pass 1 and pass 2
    measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory;
    and ``run`` as a whole (both passes summed: the issue's "run, all passes"), the figure the target is read on
    with ``check``, in CPU and in wall time.
@@ -40,6 +42,8 @@ HERE = Path(__file__).resolve().parent
 RATIO_TARGET = 1.5
 DOUBLING_TARGET = 2.2
 MEMORY_TARGET_MB = 500
+#: The rulesets the ratio targets name (issue 16): star_sectors, and the one with the most order sheets.
+TARGET_RULESETS = ("star_sectors", "inner_sphere")
 
 
 def _child(args: list[str]) -> dict[str, Any]:
@@ -108,6 +112,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", nargs=4, metavar=("KIND", "RULESET", "FACTIONS", "ORDERS"))
     parser.add_argument("--factions", type=int, default=40)
+    parser.add_argument("--other-factions", type=int, default=4,
+                        help="factions of the rulesets the targets do not name (galactic_war, coordinated_orders)")
     parser.add_argument("--orders", type=int, default=300)
     parser.add_argument("--rulesets", default="star_sectors,inner_sphere,galactic_war,coordinated_orders")
     parser.add_argument("--scaling", default="10,20,40,80,160")
@@ -116,6 +122,8 @@ def main() -> None:
                         help="paired runs of the one-workbook check (benchmarks/startup.py); 0 skips it")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
+    sys.path.insert(0, str(HERE))
+    from generate import generator
     if args.one:
         kind, ruleset, factions, orders = args.one
         print(json.dumps(one(kind, ruleset, int(factions), int(orders))))
@@ -137,14 +145,13 @@ def main() -> None:
               f"{one_book['ratio_cpu']:5.2f}× (wall {one_book['ratio_wall']:.2f}×) "
               f"{'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}")
     for ruleset in [r for r in args.rulesets.split(",") if r]:
-        factions = args.factions if ruleset == "star_sectors" else 99
-        if ruleset != "star_sectors":
-            from_example = json.loads(subprocess.run(
+        factions = args.factions if ruleset in TARGET_RULESETS else args.other_factions
+        if ruleset != "star_sectors" and generator(ruleset) is None:  # the example's world: its factions
+            factions = json.loads(subprocess.run(
                 [sys.executable, "-c", "import sys, tomllib; sys.path.insert(0, '.'); "
                  "from adjudicator.paths import examples_root; import json; "
                  f"print(json.dumps(len(tomllib.loads((examples_root() / '{ruleset}' / 'scenario.toml')"
                  ".read_text())['orders'])))"], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
-            factions = from_example
         row = _child(["floor", ruleset, str(factions), str(args.orders)])
         result["ratios"][ruleset] = row
         measured[f"{ruleset} ratios"] = True

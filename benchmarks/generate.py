@@ -7,13 +7,17 @@ factions), each holding 40 squares with a fleet of 100 R; M orders a faction, cy
 neighbouring own square and FEASIBILITY, and a known share of mistakes (``--mistakes``, 5 % by default:
 every 20th row a MOVE from a square that is not on the map, which `check` reports as an error).
 
-The other rulesets: their example world and factions (the map does not grow), each faction's example
-orders repeated to M rows a sheet, including the example's own deliberate mistakes; ``--factions`` may not
-exceed the example's factions (the first N are kept), but for inner_sphere, whose example world is laid
+The other rulesets each have a generator of their own (``generate_<ruleset>.py`` beside this file): its
+``campaign()`` gives a world that grows with the factions and their orders, legal for the most part with a
+known share of mistakes, its ``answer()`` what the GM says between the passes, and its docstring what each
+sheet holds. ``--from-example`` takes instead the ruleset's example world and factions, each faction's example
+orders repeated to M rows a sheet, including the example's own deliberate mistakes; ``--factions`` may then
+not exceed the example's factions (the first N are kept), but for inner_sphere, whose example world is laid
 side by side as often as it takes (4 factions on 6 × 6 hexes a copy: 40 factions on 6 × 60).
 
 The folder holds campaign.xlsx, inbox/<faction>.xlsx, and gm_input.xlsx answering what pass 1 asks
-(for star_sectors, every feasibility request answered INFEASIBLE by :func:`answer_gm_input`).
+(for star_sectors, every feasibility request answered INFEASIBLE by :func:`answer_gm_input`; for a ruleset
+with a generator, its ``answer()``).
 ``expected.json`` records the sizes and the number of rows written as mistakes.
 """
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import importlib
 import json
 import math
 import random
@@ -30,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 SQUARES_PER_FACTION = 40
@@ -185,11 +191,26 @@ def inner_sphere_copies(data: dict[str, Any], copies: int) -> dict[str, Any]:
     return grown
 
 
-def generate(ruleset: str, out: Path, factions: int, orders: int, seed: int = 1, mistakes: float = 0.05) -> Path:
+def generator(ruleset: str) -> Any | None:
+    """The module ``generate_<ruleset>`` beside this file (its ``campaign`` and ``answer``), or None."""
+    if not (HERE / f"generate_{ruleset}.py").exists():
+        return None
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    return importlib.import_module(f"generate_{ruleset}")
+
+
+def generate(ruleset: str, out: Path, factions: int, orders: int, seed: int = 1, mistakes: float = 0.05,
+             example: bool = False) -> Path:
+    """The campaign folder ``out`` (made afresh); ``example``: the example's orders repeated, even for a ruleset
+    with a generator of its own."""
     from adjudicator.scenario import build_from_data
 
+    own = None if example else generator(ruleset)
     if ruleset == "star_sectors":
         data, wrong = star_sectors(factions, orders, seed, mistakes)
+    elif own is not None:
+        data, wrong = own.campaign(factions, orders, seed, mistakes)
     else:
         data, wrong = from_example(ruleset, factions, orders)
     if out.exists():
@@ -199,7 +220,8 @@ def generate(ruleset: str, out: Path, factions: int, orders: int, seed: int = 1,
     build_from_data(data, out)
     rows = sum(len(r) for sheets in data["orders"].values() for r in sheets.values())
     expected = {"ruleset": ruleset, "factions": len(data["orders"]), "orders_per_sheet": orders, "rows": rows,
-                "mistake_rows": wrong, "seed": seed}
+                "mistake_rows": wrong, "seed": seed,
+                "orders_from": "generator" if own is not None or ruleset == "star_sectors" else "example"}
     if ruleset == "star_sectors":
         expected["map"] = f"{map_size(factions)}x{map_size(factions)}"
     if gm is not None:
@@ -216,9 +238,13 @@ def answer_gm_input(root: Path) -> None:
     from adjudicator.turn import pipeline
     from adjudicator.turn.gm_input import write_gm_input
 
+    expected = json.loads((root / "expected.json").read_text())
+    own = generator(expected["ruleset"]) if expected.get("orders_from") == "generator" else None
+    if own is not None:
+        own.answer(root)
+        return
     folder, campaign, ruleset = pipeline.open_campaign(root)
     path = folder.gm_input(campaign.turn)
-    expected = json.loads((root / "expected.json").read_text())
     if ruleset.name == "star_sectors":
         from openpyxl import load_workbook
 
@@ -241,8 +267,10 @@ def main() -> None:
     parser.add_argument("--orders", type=int, required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mistakes", type=float, default=0.05)
+    parser.add_argument("--from-example", action="store_true",
+                        help="the example's orders repeated, even where the ruleset has a generator of its own")
     args = parser.parse_args()
-    print(generate(args.ruleset, args.dir, args.factions, args.orders, args.seed, args.mistakes))
+    print(generate(args.ruleset, args.dir, args.factions, args.orders, args.seed, args.mistakes, args.from_example))
 
 
 if __name__ == "__main__":
