@@ -189,3 +189,41 @@ def mutables(value: Any, found: list[Any] | None = None) -> list[Any]:
             mutables(getattr(value, f.name), found)
     return found
 
+
+def generated_folder(root: Path, data: dict[str, Any]) -> Path:
+    """A campaign folder as benchmarks/generate.py writes one: campaign.xlsx and the filled workbooks in inbox/."""
+    from adjudicator.scenario import build_from_data
+
+    (root / "inbox").mkdir(parents=True)
+    build_from_data(data, root)
+    return root
+
+
+def errors_and_no_warning(checked: pipeline.CheckOutcome) -> list[tuple[Any, ...]]:
+    """Every error of a check as (faction, sheet, row, code), the check having warned of nothing."""
+    warnings = [p for s in checked.submissions for p in s.problems if not p.is_error]
+    assert not warnings, [(p.sheet, p.cell, p.code) for p in warnings]
+    return [(s.faction, p.sheet, p.row, p.code) for s in checked.submissions for p in s.problems.errors]
+
+
+def order_statuses(master: Path, turn: int = 1) -> dict[tuple[str, str, int], str]:
+    """(order tab, faction, sheet row) → the status the resolved turn gave the row (the master's Orders tabs)."""
+    book = pc.CalamineWorkbook.from_path(str(master))
+    out = {}
+    for name in book.sheet_names:
+        if name.startswith(f"T{turn:02d} Orders"):
+            header, *rows = book.get_sheet_by_name(name).to_python()
+            faction, row, status = header.index("Faction"), header.index("Row"), header.index("Status")
+            out |= {(name, r[faction], int(r[row])): r[status] for r in rows}
+    return out
+
+
+def codes_of_mistakes(checked: pipeline.CheckOutcome, mistake_rows: int, first_row: int, every: int) -> set[str]:
+    """The codes of a generated campaign's errors, once the check is seen to report exactly one error on each
+    row written as a mistake (every ``every``-th order row from ``first_row``), none elsewhere, no warning."""
+    errors = errors_and_no_warning(checked)
+    assert len(errors) == mistake_rows > 0
+    assert all((row - first_row) % every == every - 1 for _, _, row, _ in errors), errors
+    assert len({error[:3] for error in errors}) == len(errors), "one error a row"
+    return {code for *_, code in errors}
+
