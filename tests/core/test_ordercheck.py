@@ -7,6 +7,7 @@ import copy
 import shutil
 from pathlib import Path
 
+from adjudicator.engine import plain_copy
 from adjudicator.engine.orders import _by_kind
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere import state
@@ -25,7 +26,7 @@ def _objects(value: object) -> list[object]:
     elif hasattr(value, "__dict__"):
         for item in vars(value).values():
             found += _objects(item)
-    return [v for v in found if not isinstance(v, state._PLAIN)]  # noqa: SLF001
+    return [v for v in found if not isinstance(v, plain_copy._PLAIN)]  # noqa: SLF001
 
 
 def test_world_copy_equals_deepcopy_and_shares_nothing_mutable(tmp_path: Path) -> None:
@@ -41,12 +42,12 @@ def test_world_copy_equals_deepcopy_and_shares_nothing_mutable(tmp_path: Path) -
 
 def test_a_check_leaves_the_shared_start_world_as_the_tables_say(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")  # the check in this process, where the start world is held
-    state._START.clear()  # noqa: SLF001
+    state._START.held = None  # noqa: SLF001
     root = tmp_path / "campaign"
     shutil.copytree(examples_root() / "inner_sphere", root)
     check(root)
-    held = state._START[0]  # noqa: SLF001 - the start world the check shared with every faction
-    assert held[2] == state.world_from_tables(held[0])
+    held = state._START.held  # noqa: SLF001 - the start world the check shared with every faction
+    assert held is not None and held[-1] == state.world_from_tables(held[0])
 
 
 def test_rows_by_kind_keep_sheet_order_and_refuse_unhashable_cells() -> None:
