@@ -89,10 +89,72 @@ class World:
     stats: dict[str, UnitStats]
     params: dict[str, Any] = field(default_factory=dict)
 
+    #: Tests set this: every lookup of units by system or by carrier is then compared with a scan of all the
+    #: units, and the books' accounts with a count of them (``tests/galactic_war/conftest.py``).
+    verify_lookups = False
+
     def copy(self) -> World:
         """A galaxy of its own: the same values as ``copy.deepcopy`` gives, made field by field (a check copies
-        the galaxy for every race)."""
-        return plain_copy(self)
+        the galaxy for every race). Its lookups are not copied: the copy makes its own when it is asked."""
+        kept = self.__dict__.pop(_LOOKUPS, None)
+        try:
+            return plain_copy(self)
+        finally:
+            if kept is not None:
+                self.__dict__[_LOOKUPS] = kept
+
+    # ------------------------------------------------------- units' changes
+    # A unit changes its system or its carrier, comes or goes, through these: they keep the lookups of units
+    # by system and by carrier, and the count of each race's units of each type in each system (the books'
+    # accounts), up to date. Units added to or taken from ``units`` straight are seen by their number: the
+    # lookups are made again (one straight in and one straight out between two lookups would not be seen).
+    def add_unit(self, unit: Unit) -> None:
+        self.units[unit.id] = unit
+        lookups = self._held_lookups(before=-1)
+        if lookups is not None:
+            lookups.add(unit)
+
+    def remove_unit(self, unit_id: str) -> Unit | None:
+        unit = self.units.pop(unit_id, None)
+        lookups = self._held_lookups(before=+1 if unit is not None else 0)
+        if lookups is not None and unit is not None:
+            lookups.remove(unit)
+        return unit
+
+    def move_unit(self, unit: Unit, system: str) -> None:
+        lookups = self._held_lookups()
+        if lookups is not None:
+            lookups.remove(unit)
+        unit.system = system
+        if lookups is not None:
+            lookups.add(unit)
+
+    def set_carrier(self, unit: Unit, carrier: str) -> None:
+        """``unit`` aboard ``carrier`` ("": aboard nothing)."""
+        lookups = self._held_lookups()
+        if lookups is not None:
+            lookups.remove(unit)
+        unit.aboard = carrier
+        if lookups is not None:
+            lookups.add(unit)
+
+    def unit_lookups(self) -> UnitLookups:
+        """The lookups of units by system and by carrier, and the accounts' counts (made when first asked, and
+        again whenever ``units`` is another dict or holds another number of units than they were kept for)."""
+        lookups = self.__dict__.get(_LOOKUPS)
+        if lookups is None or lookups.units is not self.units or lookups.size != len(self.units):
+            lookups = self.__dict__[_LOOKUPS] = UnitLookups(self.units)
+        return lookups
+
+    def _held_lookups(self, before: int = 0) -> UnitLookups | None:
+        """The lookups to keep up to date with a change, if they are held and were true before it: ``units``
+        holding ``before`` more units now than they were kept for (the change's own adding or taking away)."""
+        lookups = self.__dict__.get(_LOOKUPS)
+        if lookups is None or lookups.units is not self.units or lookups.size != len(self.units) + before:
+            self.__dict__.pop(_LOOKUPS, None)
+            return None
+        lookups.size = len(self.units)
+        return lookups
 
     # ------------------------------------------------------------------ map
     def neighbours(self, system: str, wormholes: bool) -> set[str]:
@@ -118,7 +180,10 @@ class World:
         return self.stats[unit_type].capacity
 
     def in_system(self, system: str) -> list[Unit]:
-        return sorted((u for u in self.units.values() if u.system == system), key=lambda u: u.id)
+        found = [self.units[i] for i in sorted(self.unit_lookups().by_system.get(system, ()))]
+        if self.verify_lookups:
+            assert found == sorted((u for u in self.units.values() if u.system == system), key=lambda u: u.id), system
+        return found
 
     def ships(self, system: str, race: str | None = None) -> list[Unit]:
         """Space units (ships and Fighters, aboard or not) in ``system``."""
@@ -129,7 +194,11 @@ class World:
         return {u.race for u in self.ships(system)}
 
     def cargo(self, transport: str) -> list[Unit]:
-        return sorted((u for u in self.units.values() if u.aboard == transport), key=lambda u: u.id)
+        found = [self.units[i] for i in sorted(self.unit_lookups().by_carrier.get(transport, ()))] if transport else \
+            sorted((u for u in self.units.values() if not u.aboard), key=lambda u: u.id)
+        if self.verify_lookups:
+            assert found == sorted((u for u in self.units.values() if u.aboard == transport), key=lambda u: u.id)
+        return found
 
     def count(self, race: str, unit_type: str, system: str) -> int:
         return sum(1 for u in self.units.values() if u.race == race and u.type == unit_type and u.system == system)
@@ -145,6 +214,49 @@ class World:
         used = [int(u.id[len(prefix):]) for u in self.units.values()
                 if u.id.startswith(prefix) and u.id[len(prefix):].isdigit()]
         return f"{prefix}{max(used, default=0) + 1}"
+
+
+_LOOKUPS = "_unit_lookups"  # the key of a world's UnitLookups in its __dict__ (not a field: never compared)
+
+
+class UnitLookups:
+    """The units of one ``units`` dict by system and by carrier, and the count of each (race, "TYPE@system")
+    account; with the accounts changed since :meth:`take_changed` last gave them (None: every account, as when
+    the lookups were made from the units afresh)."""
+
+    def __init__(self, units: dict[str, Unit]) -> None:
+        self.units = units
+        self.size = len(units)
+        self.by_system: dict[str, set[str]] = {}
+        self.by_carrier: dict[str, set[str]] = {}
+        self.counts: dict[tuple[str, str], int] = {}
+        self.changed: set[tuple[str, str]] | None = None
+        for unit in units.values():
+            self.add(unit)
+        self.changed = None
+
+    def add(self, unit: Unit) -> None:
+        self.by_system.setdefault(unit.system, set()).add(unit.id)
+        if unit.aboard:
+            self.by_carrier.setdefault(unit.aboard, set()).add(unit.id)
+        account = (unit.race, f"{unit.type}@{unit.system}")
+        self.counts[account] = self.counts.get(account, 0) + 1
+        if self.changed is not None:
+            self.changed.add(account)
+
+    def remove(self, unit: Unit) -> None:
+        self.by_system.get(unit.system, set()).discard(unit.id)
+        if unit.aboard:
+            self.by_carrier.get(unit.aboard, set()).discard(unit.id)
+        account = (unit.race, f"{unit.type}@{unit.system}")
+        self.counts[account] -= 1
+        if self.changed is not None:
+            self.changed.add(account)
+
+    def take_changed(self) -> set[tuple[str, str]] | None:
+        """The accounts changed since the last call (None: any may have), and from now on none."""
+        changed, self.changed = self.changed, set()
+        return changed
 
 
 ABBREVIATIONS = {"CRUISER": "CR", "TRANSPORT": "TR", "DREADNOUGHT": "DN", "FIGHTER": "FT", "GF": "GF", "PDS": "PDS",

@@ -302,13 +302,15 @@ def apply_moves(world: World, moves: list[Move]) -> dict[str, str]:
         for unit in move.units:
             live = world.units[unit.id]
             for cargo in world.cargo(unit.id):
-                cargo.system = destination
-            live.system = destination
+                world.move_unit(cargo, destination)
+            world.move_unit(live, destination)
             came_from[unit.id] = move.route[-2]
         for _, loaded in move.loads:
             for unit in loaded:
                 live = world.units[unit.id]
                 carrier = next(t for t in transports if free[t.id] > 0)
                 free[carrier.id] -= 1
-                live.aboard, live.planet, live.system = carrier.id, "", destination
+                live.planet = ""
+                world.move_unit(live, destination)
+                world.set_carrier(live, carrier.id)
     return came_from

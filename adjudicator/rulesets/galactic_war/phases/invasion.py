@@ -101,16 +101,16 @@ def invade(world: World, checked: Checked, plans: dict[str, PlanBook], params: d
     fought = fight(contest, roll)
     end = fought.end
     for member in contest.attacker.members[: end.attacker_losses]:
-        world.units.pop(member.id, None)
+        world.remove_unit(member.id)
     for member in contest.defender.members[: end.defender_losses]:
-        world.units.pop(member.id, None)
+        world.remove_unit(member.id)
     success = bool(checked.landers) and invasion_succeeds(contest, end)
     landed_pds = [u for u in checked.landers if u.type == "PDS"]
     survivors = [u for u in checked.landers if u.id in world.units and u.type != "PDS"]
     notes: list[Msg] = []
     if success:
         for unit in [u for u in world.units.values() if u.planet == planet.id and u.race != race]:
-            del world.units[unit.id]  # the defender's PDS (and anything else it had there) are destroyed
+            world.remove_unit(unit.id)  # the defender's PDS (and anything else it had there) are destroyed
         if planet.dock:
             notes.append(msg("The Space Dock on {planet} is destroyed.", planet=planet.id))
         planet.dock, planet.dock_built = False, None
@@ -120,10 +120,10 @@ def invade(world: World, checked: Checked, plans: dict[str, PlanBook], params: d
     else:
         for unit in landed_pds:
             if checked.landers and unit.id in world.units:
-                del world.units[unit.id]
+                world.remove_unit(unit.id)
     for unit in survivors:
         if unit.type == "FIGHTER" and unit.id in world.units:  # G18: Fighters return to space
-            world.units[unit.id].aboard = ""
+            world.set_carrier(world.units[unit.id], "")
             world.units[unit.id].planet = ""
     if end.outcome == "CAPPED":
         notes.append(msg("The ground combat was still going after {n} rounds: decide it by hand.",
@@ -133,7 +133,8 @@ def invade(world: World, checked: Checked, plans: dict[str, PlanBook], params: d
 
 def _land(world: World, unit_id: str, planet: str) -> None:
     unit = world.units[unit_id]
-    unit.planet, unit.aboard = planet, ""
+    unit.planet = planet
+    world.set_carrier(unit, "")
 
 
 def _summary(invasion: Invasion) -> Msg:

@@ -26,6 +26,6 @@ def lose_fighters_without_room(world: World, params: Mapping[str, Any], books: B
                          and u.type in ("GF", "PDS"))
             fighters = [u for u in ships if u.type == "FIGHTER"]
             for unit in fighters[: max(0, len(fighters) - max(0, room - others))]:
-                del world.units[unit.id]
+                world.remove_unit(unit.id)
             books.record(world, MOVEMENT, msg("Fighters without Transport room are lost in {system}.",
                                               system=system), f"fighters:{system}")

@@ -54,7 +54,7 @@ def place_all(world: World, snapshot: World, rows: list[tuple[int, dict[str, Any
                 for _ in range(count):
                     unit = Unit(world.next_id(race, kind), race, kind, planet.system,
                                 planet_id if kind in PLANETARY else "")
-                    world.units[unit.id] = unit
+                    world.add_unit(unit)
                     result.placed.append(unit.id)
         if result.placed:
             books.record(world, PHASE, msg("New units placed at {planet}.", planet=planet_id), f"purchases:row {row}")

@@ -204,7 +204,7 @@ def one_battle(world: World, ctx: BattleContext, system: str, number: int, x: st
     for race in (attacker, defender):  # carried Fighters fight in space (G9)
         for unit in world.ships(system, race):
             if unit.type == "FIGHTER" and unit.aboard:
-                unit.aboard = ""
+                world.set_carrier(unit, "")
     sides = {}
     destinations: dict[str, str | None] = {}
     for race, is_attacker in ((attacker, True), (defender, both)):
@@ -248,16 +248,16 @@ def apply_battle(world: World, ctx: BattleContext, battle: Battle, destinations:
         destination = destinations[race]
         assert destination is not None
         for member in lost:
-            del world.units[member.id]
+            world.remove_unit(member.id)
         transports = [world.units[m.id] for m in leaving if m.type in ("TRANSPORT", "WAR_SUN")]
         for member in leaving:
             unit = world.units[member.id]
-            unit.system = destination
+            world.move_unit(unit, destination)
             for cargo in world.cargo(unit.id):
-                cargo.system = destination
+                world.move_unit(cargo, destination)
             if unit.type == "FIGHTER":
                 carrier = next(t for t in transports if len(world.cargo(t.id)) < world.capacity(t.type))
-                unit.aboard = carrier.id
+                world.set_carrier(unit, carrier.id)
         battle.retreat_to[race] = destination
         battle.notes.append(msg("{race} retreats to {system}.", race=race, system=destination))
     if end.outcome in (ATTACKER_HOLDS, DEFENDER_HOLDS):
@@ -276,7 +276,7 @@ def apply_battle(world: World, ctx: BattleContext, battle: Battle, destinations:
 def _destroy(world: World, ctx: BattleContext, unit: Unit) -> None:
     for cargo in world.cargo(unit.id):
         if ctx.params["cargo_dies_with_transport"]:
-            del world.units[cargo.id]
+            world.remove_unit(cargo.id)
         else:
-            cargo.aboard = ""
-    world.units.pop(unit.id, None)
+            world.set_carrier(cargo, "")
+    world.remove_unit(unit.id)
