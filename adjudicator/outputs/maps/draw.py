@@ -5,6 +5,7 @@ in the SVG by its id."""
 from __future__ import annotations
 
 import io
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -200,17 +201,18 @@ def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, t
     shown = {view.reader} | {p.owner for p in places} | {u.owner for u in view.units} | {a.owner for a in view.arrows}
     if view.reader in (GM, PUBLIC):
         shown |= set(view.factions)
-    entries: list[tuple[dict[str, Any], str]] = [
+    factions: list[tuple[dict[str, Any], str]] = [
         ({"facecolor": palette[f]}, f + (" — " + msg("you").render(lang) if f == view.reader else ""))
         for f in sorted(view.factions) if f in shown]
-    entries += [({"facecolor": NEUTRAL, "edgecolor": "#999999"}, msg("Nobody's").render(lang)),
-                ({"facecolor": UNKNOWN, "edgecolor": "#999999"}, msg("Holder unknown").render(lang)),
-                ({"facecolor": "none", "edgecolor": "#000000", "hatch": "///"}, msg("Disputed").render(lang)),
-                ({"arrow": True}, msg("Move this turn").render(lang)),
-                ({"star": True}, msg("Battle").render(lang))]
+    signs: list[tuple[dict[str, Any], str]] = [
+        ({"facecolor": NEUTRAL, "edgecolor": "#999999"}, msg("Nobody's").render(lang)),
+        ({"facecolor": UNKNOWN, "edgecolor": "#999999"}, msg("Holder unknown").render(lang)),
+        ({"facecolor": "none", "edgecolor": "#000000", "hatch": "///"}, msg("Disputed").render(lang)),
+        ({"arrow": True}, msg("Move this turn").render(lang)),
+        ({"star": True}, msg("Battle").render(lang))]
     if wormholes:
-        entries.append(({"wormhole": True}, msg("Wormhole").render(lang)))
-    _legend(figure, entries, msg("Legend").render(lang))
+        signs.append(({"wormhole": True}, msg("Wormhole").render(lang)))
+    _legend(figure, factions, signs, msg("Legend").render(lang))
     return figure
 
 
@@ -448,28 +450,81 @@ def outline_of(centre: tuple[float, float]) -> list[tuple[float, float]]:
     return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
 
 
-def _legend(figure: Any, entries: list[tuple[dict[str, Any], str]], title: str) -> None:
+#: A legend's line (inches) and font (points); shrunk together down to LEGEND_SMALLEST points when its entries do
+#: not fit the figure's height, and beyond that the factions set in columns (a GM's map lists every faction).
+LEGEND_LINE = 0.2
+LEGEND_FONT = 8.0
+LEGEND_SMALLEST = 5.5
+LEGEND_WIDTH = 2.5  # inches: the strip at the right of the map (_frame leaves 2.6)
+
+
+def legend_grid(factions: int, signs: int, height: float) -> tuple[float, int, int]:
+    """How a legend of ``factions`` and ``signs`` (the other entries) is set on a figure ``height`` inches high:
+    (the scale of its lines and font, the columns of its factions, the lines of a column). Its title takes the
+    top 0.35 inch; 0.15 inch is left at the bottom. In one column, every entry in turn; in several, the signs
+    first, each on a line of its own, then the factions in columns."""
+    entries = factions + signs
+    room = max(height - 0.35 - 0.15, LEGEND_LINE)
+    scale = min(1.0, room / (max(entries, 1) * LEGEND_LINE))
+    if scale * LEGEND_FONT >= LEGEND_SMALLEST:
+        return scale, 1, max(entries, 1)
+    scale = LEGEND_SMALLEST / LEGEND_FONT
+    lines = max(int(room // (LEGEND_LINE * scale)) - signs, 1)
+    columns = math.ceil(factions / lines)
+    return scale, columns, math.ceil(factions / columns)
+
+
+def _legend(figure: Any, factions: list[tuple[dict[str, Any], str]], signs: list[tuple[dict[str, Any], str]],
+            title: str) -> None:
     """The legend in a strip at the right: a swatch and a text per entry, placed directly in figure
-    coordinates (matplotlib's own legend lays itself out again at every draw, which costs more than the map)."""
+    coordinates (matplotlib's own legend lays itself out again at every draw, which costs more than the map).
+    Entries that do not fit the figure's height are set smaller, then the factions in columns
+    (:func:`legend_grid`), each name cut to its column's width (:func:`fitted`)."""
+    width, height = figure.get_figwidth(), figure.get_figheight()
+    scale, columns, lines = legend_grid(len(factions), len(signs), height)
+    top = 1 - 0.35 / height
+    figure.text(1 - LEGEND_WIDTH / width + 0.05 / width, top, title, fontsize=9, fontweight="bold", va="center")
+    if columns == 1:
+        places = [(0, line) for line in range(len(factions) + len(signs))]
+        entries = factions + signs
+    else:
+        places = [(0, line) for line in range(len(signs))]
+        places += [(i // lines, len(signs) + i % lines) for i in range(len(factions))]
+        entries = signs + factions
+    column_width = LEGEND_WIDTH / columns  # inches
+    for (column, line), (style, label) in zip(places, entries, strict=True):
+        full = columns == 1 or line < len(signs)
+        _legend_entry(figure, style, label if full else fitted(label, column_width - 0.1 - 0.4 * scale,
+                                                                    LEGEND_FONT * scale),
+                      (0.05 + column * column_width, top * height - (line + 1) * LEGEND_LINE * scale), scale)
+
+
+def _legend_entry(figure: Any, style: dict[str, Any], label: str, at: tuple[float, float], scale: float) -> None:
+    """One entry of the legend: its swatch (or sign) and its text, at ``at`` inches from the strip's left and
+    the figure's bottom."""
     from matplotlib.patches import FancyArrowPatch, Rectangle
 
     width, height = figure.get_figwidth(), figure.get_figheight()
-    left = 1 - 2.5 / width
-    step = 0.2 / height  # one line of 0.2 inch
-    top = 1 - 0.35 / height
-    figure.text(left + 0.05 / width, top, title, fontsize=9, fontweight="bold", va="center")
-    swatch_w, swatch_h = 0.3 / width, 0.12 / height
-    for i, (style, label) in enumerate(entries, start=1):
-        y = top - i * step
-        x = left + 0.05 / width
-        if style.get("arrow"):
-            figure.patches.append(FancyArrowPatch((x, y), (x + swatch_w, y), arrowstyle="-|>", mutation_scale=8,
-                                                  color="#444444", transform=figure.transFigure))
-        elif style.get("star"):
-            figure.text(x + swatch_w / 2, y, "★", color="#ffd700", ha="center", va="center", fontsize=11)
-        elif style.get("wormhole"):
-            figure.text(x + swatch_w / 2, y, "◎", color="#6a3d9a", ha="center", va="center", fontsize=9)
-        else:
-            figure.patches.append(Rectangle((x, y - swatch_h / 2), swatch_w, swatch_h, linewidth=0.8,
-                                            transform=figure.transFigure, **style))
-        figure.text(x + swatch_w + 0.1 / width, y, label, fontsize=8, va="center")
+    x, y = 1 - LEGEND_WIDTH / width + at[0] / width, at[1] / height
+    swatch_w, swatch_h = 0.3 * scale / width, 0.12 * scale / height
+    if style.get("arrow"):
+        figure.patches.append(FancyArrowPatch((x, y), (x + swatch_w, y), arrowstyle="-|>", mutation_scale=8 * scale,
+                                              color="#444444", transform=figure.transFigure))
+    elif style.get("star"):
+        figure.text(x + swatch_w / 2, y, "★", color="#ffd700", ha="center", va="center", fontsize=11 * scale)
+    elif style.get("wormhole"):
+        figure.text(x + swatch_w / 2, y, "◎", color="#6a3d9a", ha="center", va="center", fontsize=9 * scale)
+    else:
+        figure.patches.append(Rectangle((x, y - swatch_h / 2), swatch_w, swatch_h, linewidth=0.8,
+                                        transform=figure.transFigure, **style))
+    figure.text(x + swatch_w + 0.1 * scale / width, y, label, fontsize=LEGEND_FONT * scale, va="center")
+
+
+def fitted(label: str, room: float, font: float) -> str:
+    """``label`` cut to ``room`` inches at ``font`` points (a letter of DejaVu Sans about :data:`CHARACTER_EMS`
+    of the font's size): its start and its end kept about "…", where names of one campaign differ most."""
+    letters = max(int(room * 72 / (CHARACTER_EMS * font)), 3)
+    if len(label) <= letters:
+        return label
+    head = (letters - 1) // 2
+    return label[:head] + "…" + label[len(label) - (letters - 1 - head):]
