@@ -1,4 +1,5 @@
-"""The lookups a world keeps (jobs by kind and field, factories by system, the regiments aboard each jumpship):
+"""The lookups a world keeps (jobs by kind and field, factories by system, regiments by name, the regiments aboard
+each jumpship):
 always what a scan of the world gives, whatever was appended, added, removed or copied in between."""
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from hypothesis import strategies as st
 
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere.orders.common import Context
-from adjudicator.rulesets.inner_sphere.state import Factory, Job, World, world_from_tables
+from adjudicator.rulesets.inner_sphere.state import Factory, Job, Regiment, World, key, world_from_tables
 from adjudicator.turn import pipeline
 
 KINDS = ("REPAIR", "REGIMENT", "DEFENCE", "FACTORY_REPAIR", "NEW_FACTORY")
 FIELDS = ("item", "factory", "system")
 HEXES = ("0101", "0102", "0203", "0204")
+NAMES = ("Ryuken-ni", "ryuken-NI ", "Fourth Davion Guards", "New One")
 
 
 def _example_world() -> World:
@@ -46,6 +48,8 @@ _steps = st.lists(st.one_of(
     st.tuples(st.just("remove factory"), st.integers(0, 50)),
     st.tuples(st.just("set factory"), st.sampled_from(HEXES), st.integers(0, 5)),
     st.tuples(st.just("del factory"), st.integers(0, 50)),
+    st.tuples(st.just("add regiment"), st.sampled_from(NAMES)),
+    st.tuples(st.just("del regiment"), st.integers(0, 500)),
     st.tuples(st.just("copy"),),
     st.tuples(st.just("look"), st.sampled_from(KINDS), st.sampled_from(FIELDS), st.sampled_from(HEXES)),
 ), max_size=30)
@@ -75,11 +79,16 @@ def _apply(world: World, step: tuple[Any, ...], n: int) -> World:
             world.add_factory(Factory(f"{gone}-again{n}", "0101", "LIGHT"))  # the same number as before
             world.remove_factory(f"{gone}-again{n}")
             world.add_factory(Factory(f"{gone}-new{n}", "0102", "LIGHT"))
+    elif what == "add regiment":  # as the end of a turn adds one, straight into the dict
+        world.regiments[f"R{n}"] = Regiment(f"R{n}", step[1], "KURITA", "MEDIUM", "REGULAR", "0101")
+    elif what == "del regiment" and world.regiments:  # as a combat or the GM takes one away
+        del world.regiments[sorted(world.regiments)[step[1] % len(world.regiments)]]
     elif what == "copy":
         world = world.copy()
     elif what == "look":
         world.jobs_by(step[1], step[2])
         world.factories_in(step[3])
+        world.regiments_named(key(NAMES[0]))
     return world
 
 
@@ -96,6 +105,9 @@ def test_the_lookups_are_what_a_scan_gives_after_any_changes(steps: list[tuple[A
         for hex_ in {*HEXES, *(f.system for f in world.factories.values())}:
             assert [f.id for f in world.factories_in(hex_)] == _scanned_factories(world, hex_)
             assert all(world.factories[f.id] is f for f in world.factories_in(hex_))
+        for name in {*map(key, NAMES), *(key(r.name) for r in world.regiments.values())}:
+            assert [r.id for r in world.regiments_named(name)] == \
+                sorted(r.id for r in world.regiments.values() if key(r.name) == name)
     if world is not original:  # a copy's changes never reach the world it was copied from
         for kind in KINDS:
             assert _looked_up_jobs(original, kind, "item") == _scanned_jobs(original, kind, "item")

@@ -193,6 +193,19 @@ class World:
             lookup = self.__dict__["_factories_by_system"] = (self.factories, len(self.factories), by_system)
         return [self.factories[i] for i in lookup[2].get(hex_, ())]
 
+    def regiments_named(self, name_key: str) -> list[Regiment]:
+        """The regiments whose name's :func:`key` is ``name_key``, by ID (a lookup by name, made again whenever
+        ``regiments`` is another dict or holds another number of regiments; each regiment found is checked to
+        be still in the dict under that name). The orders look regiments up before any is added (the end of
+        the turn adds them): one taken away and one added between two lookups would not be seen."""
+        lookup = self.__dict__.get("_regiments_by_name")
+        if lookup is None or lookup[0] is not self.regiments or lookup[1] != len(self.regiments):
+            by_name: dict[str, list[Regiment]] = {}
+            for regiment in sorted(self.regiments.values(), key=lambda r: r.id):
+                by_name.setdefault(key(regiment.name), []).append(regiment)
+            lookup = self.__dict__["_regiments_by_name"] = (self.regiments, len(self.regiments), by_name)
+        return [r for r in lookup[2].get(name_key, ()) if self.regiments.get(r.id) is r and key(r.name) == name_key]
+
     def add_factory(self, factory: Factory) -> None:
         self.factories[factory.id] = factory
         self.__dict__.pop("_factories_by_system", None)
@@ -240,7 +253,7 @@ class World:
 
 
 #: What a world keeps to look things up, made again when needed and never copied (World.copy).
-_LOOKUPS = ("_factories_by_system", "_jobs_by")
+_LOOKUPS = ("_factories_by_system", "_jobs_by", "_regiments_by_name")
 
 def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
     if frame is None or frame.empty:

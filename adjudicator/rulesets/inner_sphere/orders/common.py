@@ -57,6 +57,8 @@ class FactionPlan:
     committed: set[str] = field(default_factory=set)  # regiments committed by another order (352) this turn
     chains: list[Any] = field(default_factory=list)  # accepted jumpship chains (orders.movement.Chain)
     agency: list[Any] = field(default_factory=list)  # paid agency operations (orders.agency.common.Op)
+    #: (op, target, status) of each paid operation but a new cell's (342 NEW): a second one is refused
+    agency_targets: set[tuple[str, str, str]] = field(default_factory=set, compare=False, repr=False)
 
 
 @dataclass

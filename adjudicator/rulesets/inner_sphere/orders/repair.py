@@ -33,7 +33,7 @@ def find_regiment(world: World, text: object) -> Regiment | None:
     wanted = key(text)
     if wanted in world.regiments:
         return world.regiments[wanted]
-    named = [r for r in world.regiments.values() if key(r.name) == wanted]
+    named = world.regiments_named(wanted)
     return named[0] if len(named) == 1 else None
 
 

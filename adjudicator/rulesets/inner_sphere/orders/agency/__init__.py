@@ -150,8 +150,7 @@ class AgencyOperation(SphereOrder):
         refused = check(op, order, ctx)
         if refused:
             return refused
-        same = {(o.op, o.label, o.status) for o in state.plan.agency if not (o.op == "342" and o.mode == "NEW")}
-        if (op.op, op.label, op.status) in same:
+        if (op.op, op.label, op.status) in state.plan.agency_targets:
             return Rejection("E-AG-DUP", msg("The same operation against the same target twice this turn."),
                              "target")
         op.cost = cost_of(op, ctx)
@@ -160,6 +159,8 @@ class AgencyOperation(SphereOrder):
     def effect(self, state: FactionState, order: OrderRow, bill: Bill) -> Done:
         op = bill.found
         state.plan.agency.append(op)
+        if not (op.op == "342" and op.mode == "NEW"):
+            state.plan.agency_targets.add((op.op, op.label, op.status))
         state.plan.committed.update(op.regiments)
         return Done(msg("{op} on {target} paid ({cost} C).", op=op_label(op.op), target=op.label,
                         cost=money(op.cost)), cost=op.cost)
