@@ -51,6 +51,7 @@ _steps = st.lists(st.one_of(
     st.tuples(st.just("add regiment"), st.sampled_from(NAMES)),
     st.tuples(st.just("del regiment"), st.integers(0, 500)),
     st.tuples(st.just("copy"),),
+    st.tuples(st.just("make lookups"),),
     st.tuples(st.just("look"), st.sampled_from(KINDS), st.sampled_from(FIELDS), st.sampled_from(HEXES)),
 ), max_size=30)
 
@@ -85,6 +86,8 @@ def _apply(world: World, step: tuple[Any, ...], n: int) -> World:
         del world.regiments[sorted(world.regiments)[step[1] % len(world.regiments)]]
     elif what == "copy":
         world = world.copy()
+    elif what == "make lookups":
+        world.make_lookups()
     elif what == "look":
         world.jobs_by(step[1], step[2])
         world.factories_in(step[3])
@@ -111,18 +114,43 @@ def test_the_lookups_are_what_a_scan_gives_after_any_changes(steps: list[tuple[A
     if world is not original:  # a copy's changes never reach the world it was copied from
         for kind in KINDS:
             assert _looked_up_jobs(original, kind, "item") == _scanned_jobs(original, kind, "item")
+        for hex_ in HEXES:
+            assert [f.id for f in original.factories_in(hex_)] == _scanned_factories(original, hex_)
+        for name in map(key, NAMES):
+            assert [r.id for r in original.regiments_named(name)] == \
+                sorted(r.id for r in original.regiments.values() if key(r.name) == name)
 
 
-def test_a_copy_does_not_carry_the_lookups_and_equals_its_world() -> None:
+def test_a_copy_shares_the_lookups_by_id_not_the_jobs_and_equals_its_world() -> None:
     world = _example_world()
     world.jobs_by("REPAIR", "item")
-    world.factories_in("0202")
+    world.make_lookups()
     twin = world.copy()
     assert twin == world
     assert "_jobs_by" in world.__dict__ and "_jobs_by" not in twin.__dict__
-    assert "_factories_by_system" not in twin.__dict__
+    for name, field in (("_factories_by_system", "factories"), ("_regiments_by_name", "regiments")):
+        held = twin.__dict__[name]  # handed over: the copy's own dict, the same IDs
+        assert held[0] is getattr(twin, field) and held[2] is world.__dict__[name][2]
     twin.jobs.append(Job("J", "KURITA", "REPAIR", "0101", "", "K1"))
     assert "K1" in twin.jobs_by("REPAIR", "item") and "K1" not in world.jobs_by("REPAIR", "item")
+    gone = next(iter(twin.factories))
+    system = twin.factories[gone].system
+    twin.remove_factory(gone)
+    assert gone not in [f.id for f in twin.factories_in(system)] and gone in [f.id for f in world.factories_in(system)]
+    regiment = next(iter(twin.regiments.values()))
+    del twin.regiments[regiment.id]
+    assert regiment.id not in [r.id for r in twin.regiments_named(key(regiment.name))]
+    assert regiment.id in [r.id for r in world.regiments_named(key(regiment.name))]
+
+
+def test_a_copy_is_not_handed_lookups_its_world_had_outgrown() -> None:
+    world = _example_world()
+    world.make_lookups()
+    world.factories["NEW"] = Factory("NEW", "0101", "LIGHT")  # straight into the dicts, no lookup since
+    world.regiments["NEW"] = Regiment("NEW", "Brand New", "KURITA", "MEDIUM", "REGULAR", "0101")
+    twin = world.copy()
+    assert "NEW" in [f.id for f in twin.factories_in("0101")]
+    assert [r.id for r in twin.regiments_named("BRAND NEW")] == ["NEW"]
 
 
 def test_the_regiments_aboard_are_those_of_the_start_of_the_turn() -> None:

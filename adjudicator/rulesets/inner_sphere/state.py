@@ -169,13 +169,27 @@ class World:
 
     def copy(self) -> World:
         """A world of its own: the same values as ``copy.deepcopy`` gives, made field by field (a check copies
-        the whole Inner Sphere for every faction, and deepcopy's bookkeeping was most of that cost). Its
-        lookups are not copied: the copy makes its own when it is asked."""
+        the whole Inner Sphere for every faction, and deepcopy's bookkeeping was most of that cost). The
+        lookups by ID (factories by system, regiments by name) are handed to the copy when they are true of
+        this world: they hold IDs only and are never changed once made, so the two share them until either
+        changes (a check's copies share the start world's, made once: :func:`start_world`). The jobs' lookup
+        is not copied: the copy makes its own when it is asked."""
         kept = {name: self.__dict__.pop(name) for name in _LOOKUPS if name in self.__dict__}
         try:
-            return plain_copy(self)
+            twin = plain_copy(self)
         finally:
             self.__dict__.update(kept)
+        for name, field_name in (("_factories_by_system", "factories"), ("_regiments_by_name", "regiments")):
+            lookup = kept.get(name)
+            mine, theirs = getattr(self, field_name), getattr(twin, field_name)
+            if lookup is not None and lookup[0] is mine and lookup[1] == len(mine):
+                twin.__dict__[name] = (theirs, len(theirs), lookup[2])
+        return twin
+
+    def make_lookups(self) -> None:
+        """Make the lookups by ID now, for every copy to share (:meth:`copy`)."""
+        self.factories_in("")
+        self.regiments_named("")
 
     def owner(self, hex_: str) -> str:
         system = self.systems.get(hex_)
@@ -196,15 +210,16 @@ class World:
     def regiments_named(self, name_key: str) -> list[Regiment]:
         """The regiments whose name's :func:`key` is ``name_key``, by ID (a lookup by name, made again whenever
         ``regiments`` is another dict or holds another number of regiments; each regiment found is checked to
-        be still in the dict under that name). The orders look regiments up before any is added (the end of
+        be still in the world under that name). The orders look regiments up before any is added (the end of
         the turn adds them): one taken away and one added between two lookups would not be seen."""
         lookup = self.__dict__.get("_regiments_by_name")
         if lookup is None or lookup[0] is not self.regiments or lookup[1] != len(self.regiments):
-            by_name: dict[str, list[Regiment]] = {}
+            by_name: dict[str, list[str]] = {}
             for regiment in sorted(self.regiments.values(), key=lambda r: r.id):
-                by_name.setdefault(key(regiment.name), []).append(regiment)
+                by_name.setdefault(key(regiment.name), []).append(regiment.id)
             lookup = self.__dict__["_regiments_by_name"] = (self.regiments, len(self.regiments), by_name)
-        return [r for r in lookup[2].get(name_key, ()) if self.regiments.get(r.id) is r and key(r.name) == name_key]
+        found = [self.regiments.get(i) for i in lookup[2].get(name_key, ())]
+        return [r for r in found if r is not None and key(r.name) == name_key]
 
     def add_factory(self, factory: Factory) -> None:
         self.factories[factory.id] = factory
@@ -322,7 +337,13 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     return world
 
 
-_START = BuiltOnce(world_from_tables)
+def _start(tables: dict[str, pd.DataFrame]) -> World:
+    world = world_from_tables(tables)
+    world.make_lookups()  # once, for every faction's copy
+    return world
+
+
+_START = BuiltOnce(_start)
 
 
 def start_world(tables: dict[str, pd.DataFrame]) -> World:
