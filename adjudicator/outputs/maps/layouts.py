@@ -3,6 +3,7 @@ by networkx when the places have no coordinates."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 from adjudicator.outputs.maps.view import Layout, MapView
@@ -38,11 +39,21 @@ def graph_positions(view: MapView) -> dict[str, tuple[float, float]]:
     """Places with coordinates keep them; otherwise a seeded spring layout of the links (same every run)."""
     if view.places and all(p.x is not None and p.y is not None for p in view.places):
         return {p.id: (float(p.x), -float(p.y)) for p in view.places}  # type: ignore[arg-type]
+    nodes = tuple(sorted(p.id for p in view.places))
+    edges = tuple(sorted((min(k.a, k.b), max(k.a, k.b)) for k in view.links if k.kind == "lane"))
+    return dict(_spring_layout(nodes, edges))
+
+
+@functools.lru_cache(maxsize=4)
+def _spring_layout(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> tuple[tuple[str, tuple[float, float]],
+                                                                                      ...]:
+    """The layout of a graph, worked out once for every reader of a turn's map who sees the same places and
+    lanes (most see them all: a turn's dozens of maps laid out the galaxy again each, a fifth of drawing them)."""
     import networkx as nx
 
     graph = nx.Graph()
-    graph.add_nodes_from(sorted(p.id for p in view.places))
-    graph.add_edges_from(sorted((min(k.a, k.b), max(k.a, k.b)) for k in view.links if k.kind == "lane"))
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
     laid = nx.spring_layout(graph, seed=1, iterations=200)
     scale = max(2.0, math.sqrt(graph.number_of_nodes()) * 1.6)
-    return {node: (round(float(xy[0]) * scale, 6), round(float(xy[1]) * scale, 6)) for node, xy in laid.items()}
+    return tuple((node, (round(float(xy[0]) * scale, 6), round(float(xy[1]) * scale, 6))) for node, xy in laid.items())

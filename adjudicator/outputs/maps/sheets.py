@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.i18n import msg
 from adjudicator.outputs.maps.draw import Picture, SharedGrid, import_drawing
+from adjudicator.outputs.maps.layouts import positions
 from adjudicator.outputs.maps.view import GM, PUBLIC, MapView
 
 
@@ -22,8 +23,8 @@ class DrawnMap:
 def turn_views(ruleset: Any, campaign: Any, result: Any) -> dict[str, tuple[MapView, str]]:
     """Every reader's view of the turn's map and the language it is drawn in (faction IDs, GM, PUBLIC); empty
     when the ruleset draws none. The figure the readers of a large grid share
-    (:class:`~adjudicator.outputs.maps.draw.SharedGrid`) and the drawing libraries' modules are made and
-    imported here, before any worker is forked to draw: the workers inherit them."""
+    (:class:`~adjudicator.outputs.maps.draw.SharedGrid`), a graph's layout and the drawing libraries' modules
+    are made and imported here, before any worker is forked to draw: the workers inherit them."""
     readers = {f: campaign.factions[f].language for f in sorted(campaign.factions)}
     readers[GM] = campaign.language
     readers[PUBLIC] = campaign.language
@@ -35,7 +36,9 @@ def turn_views(ruleset: Any, campaign: Any, result: Any) -> dict[str, tuple[MapV
         views[reader] = (view, lang)
     if views:
         import_drawing()
-        SharedGrid.of(next(iter(views.values()))[0])
+        first = next(iter(views.values()))[0]
+        SharedGrid.of(first)
+        positions(first)  # a graph's layout, worked out once for the workers to inherit (layouts.py)
     return views
 
 
