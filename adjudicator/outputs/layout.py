@@ -295,9 +295,13 @@ kept_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
 def measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
     """(widest line, longest word, the whole text on one line) of ``text``, in "0" widths; kept like
     :data:`kept_lines`."""
+    whole = text_width(text, bold, size)
+    if "\n" not in text:  # one line: the whole text is its widest line (most cells)
+        longest_word = whole if " " not in text else max(text_width(w, bold, size) for w in text.split(" "))
+        return whole, longest_word, whole
     widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
     longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-    return widest_line, longest_word, text_width(text, bold, size)
+    return widest_line, longest_word, whole
 
 
 class WrappedText(NamedTuple):
