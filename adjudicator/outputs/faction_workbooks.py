@@ -19,7 +19,7 @@ from adjudicator.engine.ledger import LedgerLine, ledger_row
 from adjudicator.engine.problems import Problem
 from adjudicator.engine.ruleset import OrderOutcome, ReportTable, SheetRows, Status
 from adjudicator.engine.sheets import records
-from adjudicator.i18n import Msg, msg, render
+from adjudicator.i18n import Joined, Msg, Words, msg
 from adjudicator.intake.identity import META_SHEET
 from adjudicator.intake.reading import top_left
 from adjudicator.intake.submissions import Submission
@@ -165,7 +165,18 @@ def _checked_copy(submission: Submission, lang: str, streamed: bool) -> Workbook
 def outcome_rows(
     sheet: SheetRows, faction: str, outcomes: Sequence[OrderOutcome], problems: Sequence[Problem], lang: str
 ) -> tuple[list[Any], list[list[Any]]]:
-    """The faction's order rows with, beside each, its status and what happened."""
+    """The faction's order rows with, beside each, its status and what happened: :func:`outcome_cells` with
+    its choices and outcomes in ``lang`` (the headers and statuses are messages, rendered where written)."""
+    headers, rows = outcome_cells(sheet, faction, outcomes, problems)
+    return headers, [[cell.render(lang) if type(cell) in (Words, Joined) else cell for cell in row] for row in rows]
+
+
+def outcome_cells(
+    sheet: SheetRows, faction: str, outcomes: Sequence[OrderOutcome], problems: Sequence[Problem]
+) -> tuple[list[Any], list[list[Any]]]:
+    """The faction's order rows with, beside each, its status and what happened, in no language yet: a choice
+    as its words, an outcome as its code and message joined, each shown in the reader's language where it is
+    written (campaign.xlsx keeps them so, as data, to write its tabs again in another language)."""
     by_row = {o.row: o for o in outcomes if o.faction == faction and o.sheet == sheet.schema.key}
     row_problems: dict[int, list[Problem]] = {}
     for problem in problems:
@@ -177,30 +188,38 @@ def outcome_rows(
     rows = []
     for number, values in records(sheet.frame):
         row = int(number)
-        cells = [row] + [_show(sheet, k, values.get(k), lang) for k in keys]
+        cells = [row] + [_show(sheet, k, values.get(k)) for k in keys]
         errors = [p for p in row_problems.get(row, []) if p.is_error]
         if errors:
-            cells += [msg(Status.REJECTED.value), "; ".join(with_code(p.code, p.message, lang) for p in errors)]
+            cells += [msg(Status.REJECTED.value), Joined(tuple(coded(p.code, p.message) for p in errors), "; ")]
         elif row in by_row:
-            cells += [msg(by_row[row].status.value), with_code(by_row[row].code, by_row[row].message, lang)]
+            cells += [msg(by_row[row].status.value), _joined(coded(by_row[row].code, by_row[row].message))]
         else:
             cells += ["", ""]
         rows.append(cells)
     return headers, rows
 
 
-def with_code(code: str, message: Any, lang: str) -> Any:
-    """A message with its code beside it ("E05: ..."), as the Errors tab shows it; a message without a code as it is."""
-    text = render(message, lang)
-    return f"{code}: {text}" if code and isinstance(text, str) else text
+def coded(code: str, message: Any) -> Any:
+    """A message with its code beside it ("E05: ..."), as the Errors tab shows it; a message without a code, or
+    that is no text, as it is."""
+    return Joined((code, message), ": ") if code and isinstance(message, (str, Msg, Words, Joined)) else message
 
 
-def _show(sheet: SheetRows, key: str, value: Any, lang: str) -> Any:
+def _joined(value: Any) -> Any:
+    """An outcome's message rendered where the turn renders it (with its code, or alone): a message alone as
+    a part of its own, so that it is rendered with the choices, not where the tab is written."""
+    return Joined((value,), "") if isinstance(value, Msg) else value
+
+
+def _show(sheet: SheetRows, key: str, value: Any) -> Any:
+    """A cell of an order row as the outcome tabs show it: a choice as its label, in the reader's words."""
     if value is None:
         return None
     column = sheet.schema.column(key)
     if column.choices:
-        return column.choice_label(str(value), lang)
+        label = next((choice.label for choice in column.choices if choice.code == str(value)), None)
+        return str(value) if label is None else Words((label,))
     return value
 
 

@@ -4,18 +4,20 @@ written again wholly in the campaign's language when the GM changes it.
 The turn folders keep the workbooks a turn used and wrote, but not the report tables nor the outcome of each
 order as data (they are rendered text): so each tab's content is kept, as the Ledger's lines are, in a hidden
 sheet of campaign.xlsx (``_turn_tabs_source``): message ids and their arguments (:mod:`adjudicator.i18n.message_data`),
-and, for a value the turn rendered itself (an order's choice, a problem's code and text), its text in every
-language. A tab is rewritten only when the campaign's language is not the one it was written in."""
+an order's choice as its word, a problem's code and text joined; a message whose arguments would not read back
+the same (:func:`kept_as_data`), and every such value a campaign kept before, as its text in every language. A
+tab is rewritten only when the campaign's language is not the one it was written in."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.ruleset import ReportTable
-from adjudicator.i18n import LANGUAGES, N_, fold, gettext_in, msg, render
+from adjudicator.i18n import LANGUAGES, N_, Joined, Msg, Words, fold, gettext_in, msg, render
 from adjudicator.i18n.message_data import InLanguages, dumps, loads
 from adjudicator.outputs.writing import hidden_sheet
 
@@ -29,22 +31,28 @@ SOURCE = "_turn_tabs_source"
 OrderTable = tuple[str, list[Any], list[list[Any]]]
 
 
-def in_every_language(render: Callable[[str], tuple[list[Any], list[list[Any]]]]) -> tuple[list[Any], list[list[Any]]]:
-    """``render(lang)``'s headers and rows, each value that differs between languages kept in all of them
-    (:class:`InLanguages`), so that a table rendered by code that takes the reader's language can be written
-    again in another one."""
-    rendered = {lang: render(lang) for lang in LANGUAGES}
-    first = rendered[LANGUAGES[0]]
+def kept_as_data(value: Any) -> Any:
+    """A cell of a turn tab as campaign.xlsx keeps it: a message (or words, or parts joined) whose every part
+    is kept as data as it is (:mod:`adjudicator.i18n.message_data`) stays a message, rendered in whatever
+    language the tab is written in; another is kept rendered in every language (:class:`InLanguages`)."""
+    if isinstance(value, (Msg, Words, Joined)) and not _kept_whole(value):
+        return InLanguages(tuple((lang, render(value, lang)) for lang in LANGUAGES))
+    return value
 
-    def cell(values: Sequence[Any]) -> Any:
-        if all(v == values[0] for v in values):
-            return values[0]
-        return InLanguages(tuple(zip(LANGUAGES, values, strict=True)))
 
-    headers = [cell([rendered[lang][0][i] for lang in LANGUAGES]) for i in range(len(first[0]))]
-    rows = [[cell([rendered[lang][1][r][c] for lang in LANGUAGES]) for c in range(len(first[1][r]))]
-            for r in range(len(first[1]))]
-    return headers, rows
+def _kept_whole(value: Any) -> bool:
+    """Whether ``value`` reads back from message data the same, and so renders the same in every language."""
+    kind = type(value)
+    if kind in _PLAIN_PARTS:
+        return True
+    if kind is Msg:
+        return all(_kept_whole(v) for v in value.params.values())
+    if kind is Joined:
+        return all(_kept_whole(part) for part in value.parts)
+    return kind is Words
+
+
+_PLAIN_PARTS = frozenset({str, int, float, bool, type(None), Decimal})
 
 
 def _shown(value: Any, lang: str) -> Any:

@@ -36,14 +36,14 @@ from adjudicator.intake.submissions import (
     sha256_of,
 )
 from adjudicator.outputs.compose import note_slow_copies
-from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_rows, results_workbook
+from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_cells, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
 from adjudicator.outputs.parallel import in_parallel
 from adjudicator.outputs.writing import atomic_copy, atomic_save
 from adjudicator.store import master
 from adjudicator.store.folder import CampaignFolder
 from adjudicator.store.master_compose import write_master_file
-from adjudicator.store.turn_tabs import in_every_language
+from adjudicator.store.turn_tabs import kept_as_data
 
 
 class CampaignError(Exception):
@@ -451,9 +451,9 @@ def _stage(
                     continue
                 for sheet in submission.orders.sheets.values():
                     faction_problems = list(submission.problems)
-                    headers, rows = in_every_language(  # kept in every language: the GM may change the campaign's
-                        lambda lang, s=sheet, f=str(faction), p=faction_problems:
-                        outcome_rows(s, f, outcomes_of.get(f, []), p, lang))
+                    headers, rows = outcome_cells(sheet, str(faction), outcomes_of.get(str(faction), []),
+                                                  faction_problems)  # kept as data: the GM may change the language
+                    rows = [[kept_as_data(cell) for cell in row] for row in rows]
                     title, shown, table = order_tables.setdefault(sheet.schema.key, (sheet.schema.title, [], []))
                     shown[:] = [msg("Faction"), *headers]
                     table += [[faction, *row] for row in rows]
