@@ -147,8 +147,9 @@ class World:
         return lookups
 
     def _held_lookups(self, before: int = 0) -> UnitLookups | None:
-        """The lookups to keep up to date with a change, if they are held and were true before it: ``units``
-        holding ``before`` more units now than they were kept for (the change's own adding or taking away)."""
+        """The lookups to keep up to date with a change just made to ``units``, if they are held and were true
+        before it (else they are dropped, to be made again when asked): ``before`` is the change's own part in
+        the number of units, the lookups kept for one more (+1, a unit taken away) or one fewer (-1, added)."""
         lookups = self.__dict__.get(_LOOKUPS)
         if lookups is None or lookups.units is not self.units or lookups.size != len(self.units) + before:
             self.__dict__.pop(_LOOKUPS, None)

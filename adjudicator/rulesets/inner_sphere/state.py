@@ -267,7 +267,7 @@ class World:
         return sum(v for h, v, first, last in self.unrest_mods if h == hex_ and first <= turn <= last)
 
 
-#: What a world keeps to look things up, made again when needed and never copied (World.copy).
+#: What a world keeps to look things up, made again when needed; a copy is handed those by ID only (World.copy).
 _LOOKUPS = ("_factories_by_system", "_jobs_by", "_regiments_by_name")
 
 def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
