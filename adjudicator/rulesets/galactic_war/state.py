@@ -122,19 +122,17 @@ class World:
         return unit
 
     def move_unit(self, unit: Unit, system: str) -> None:
-        lookups = self._held_lookups()
-        if lookups is not None:
-            lookups.remove(unit)
-        unit.system = system
-        if lookups is not None:
-            lookups.add(unit)
+        self._set(unit, "system", system)
 
     def set_carrier(self, unit: Unit, carrier: str) -> None:
         """``unit`` aboard ``carrier`` ("": aboard nothing)."""
+        self._set(unit, "aboard", carrier)
+
+    def _set(self, unit: Unit, name: str, value: str) -> None:
         lookups = self._held_lookups()
         if lookups is not None:
             lookups.remove(unit)
-        unit.aboard = carrier
+        setattr(unit, name, value)
         if lookups is not None:
             lookups.add(unit)
 
