@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import gc
 from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
@@ -51,19 +52,34 @@ def plain_copy(value: Any) -> Any:
     such): equal to ``copy.deepcopy``'s, made without its bookkeeping (a check copies the world for every
     faction). Anything else goes through ``copy.deepcopy``. Dispatched on the exact type first (a world holds
     thousands of values, most of them plain or a dataclass of plain fields). Unlike deepcopy, an object met
-    twice is copied twice: a world holds none twice."""
+    twice is copied twice: a world holds none twice.
+
+    Python's cycle collector is held off while the copy is made: the tens of thousands of objects a world is
+    made of set it off again and again, and each time it walks every object alive (40 races' galaxy: 74 ms a
+    copy, 48 without). A copy of plain data makes no cycle for it to find; it runs again as soon as the copy
+    is made."""
+    if not gc.isenabled():
+        return _copied(value)
+    gc.disable()
+    try:
+        return _copied(value)
+    finally:
+        gc.enable()
+
+
+def _copied(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN_TYPES:
         return value
     if kind is dict:
-        return {k: plain_copy(v) for k, v in value.items()}
+        return {k: _copied(v) for k, v in value.items()}
     if kind is list:
-        return [plain_copy(v) for v in value]
+        return [_copied(v) for v in value]
     if kind is tuple or kind is set:
-        return kind([plain_copy(v) for v in value])
+        return kind([_copied(v) for v in value])
     if _is_record(kind):
         twin = object.__new__(kind)
-        twin.__dict__.update({name: item if type(item) in _PLAIN_TYPES else plain_copy(item)
+        twin.__dict__.update({name: item if type(item) in _PLAIN_TYPES else _copied(item)
                               for name, item in value.__dict__.items()})
         return twin
     return _copied_other(value)
@@ -75,17 +91,17 @@ def _copied_other(value: Any) -> Any:
     if isinstance(value, _PLAIN):
         return value
     if isinstance(value, dict):
-        return {k: plain_copy(v) for k, v in value.items()}
+        return {k: _copied(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain_copy(v) for v in value]
+        return [_copied(v) for v in value]
     if isinstance(value, (set, frozenset, tuple)):
-        return type(value)(plain_copy(v) for v in value)
+        return type(value)(_copied(v) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         twin = copy.copy(value)
         for name in _field_names(type(value)):
             item = getattr(value, name)
             if not isinstance(item, _PLAIN):
-                setattr(twin, name, plain_copy(item))
+                setattr(twin, name, _copied(item))
         return twin
     return copy.deepcopy(value)
 

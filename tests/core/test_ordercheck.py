@@ -55,3 +55,36 @@ def test_rows_by_kind_keep_sheet_order_and_refuse_unhashable_cells() -> None:
     kinds = _by_kind(rows, "kind")
     assert kinds is not None and [n for n, _ in kinds["A"]] == [2, 4] and [n for n, _ in kinds[None]] == [5]
     assert _by_kind([*rows, (6, {"kind": ["A"]})], "kind") is None
+
+
+class _Refuses:
+    """A value plain_copy hands to copy.deepcopy, which fails on it."""
+
+    def __deepcopy__(self, memo: object) -> object:
+        raise RuntimeError("not copied")
+
+
+def test_plain_copy_holds_the_cycle_collector_off_only_while_it_copies() -> None:
+    import gc
+
+    import pytest
+
+    seen: list[bool] = []
+
+    class Watched:
+        def __deepcopy__(self, memo: object) -> object:
+            seen.append(gc.isenabled())
+            return self
+
+    assert gc.isenabled()
+    assert plain_copy.plain_copy({"a": [1, Watched()]})["a"][0] == 1
+    assert seen == [False] and gc.isenabled()  # off inside, on again after
+    with pytest.raises(RuntimeError):
+        plain_copy.plain_copy([_Refuses()])
+    assert gc.isenabled()  # on again after a copy that failed
+    gc.disable()
+    try:
+        plain_copy.plain_copy({"a": Watched()})
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()

@@ -50,6 +50,7 @@ _steps = st.lists(st.one_of(
     st.tuples(st.just("dock"), st.integers(0, 500), st.sampled_from(["", *RACES])),
     st.tuples(st.just("copy"),),
     st.tuples(st.just("record"),),
+    st.tuples(st.just("new books"),),
 ), max_size=40)
 
 
@@ -119,6 +120,10 @@ def test_lookups_and_books_are_what_a_scan_gives_after_any_changes(steps: list[t
         if step[0] == "copy":
             copied.append((world, {u.id: (u.system, u.aboard) for u in world.units.values()}))
         world = _apply(world, step, n)
+        if step[0] == "new books":  # as a phase or a check opens the books on a galaxy already changed
+            books = Books(ledger, world)
+            assert books.last == balances(world)
+            last = balances(world)
         if step[0] == "record":
             posted = len(ledger.lines)
             books.record(world, "P", msg("Movement."), f"step {n}")
@@ -134,12 +139,38 @@ def test_lookups_and_books_are_what_a_scan_gives_after_any_changes(steps: list[t
         assert {u.id: (u.system, u.aboard) for u in earlier.units.values()} == then
 
 
-def test_a_copy_does_not_carry_the_lookups_and_equals_its_world() -> None:
+def test_a_copy_carries_lookups_of_its_own_and_equals_its_world() -> None:
     world = _example_world()
     world.in_system(SYSTEMS[0])
     twin = world.copy()
     assert twin == world
-    assert "_unit_lookups" in world.__dict__ and "_unit_lookups" not in twin.__dict__
+    mine, theirs = world.__dict__["_unit_lookups"], twin.__dict__["_unit_lookups"]
+    assert theirs.units is twin.units and theirs.counts == mine.counts and theirs.counts is not mine.counts
+    assert not {id(s) for s in theirs.by_system.values()} & {id(s) for s in mine.by_system.values()}
     unit = next(iter(twin.units.values()))
     twin.move_unit(unit, "ELSEWHERE")
     assert [u.id for u in twin.in_system("ELSEWHERE")] == [unit.id] and not world.in_system("ELSEWHERE")
+    assert [u.id for u in world.in_system(world.units[unit.id].system)] == \
+        _scan_system(world, world.units[unit.id].system)
+
+
+def test_a_copy_is_not_handed_lookups_its_world_had_outgrown() -> None:
+    world = _example_world()
+    world.in_system(SYSTEMS[0])
+    race = RACES[0]
+    world.units["NEW"] = Unit("NEW", race, "CRUISER", SYSTEMS[0])  # straight into the dict, no lookup since
+    twin = world.copy()
+    assert "NEW" in [u.id for u in twin.in_system(SYSTEMS[0])]
+    books = Books(Ledger(1), twin)
+    assert books.last == balances(twin)
+
+
+def test_books_opened_after_an_account_emptied_hold_no_empty_account() -> None:
+    world = _example_world()
+    world.in_system(SYSTEMS[0])
+    unit = next(iter(world.units.values()))
+    for other in [u for u in list(world.units.values()) if (u.race, u.type, u.system) == (unit.race, unit.type,
+                                                                                            unit.system)]:
+        world.remove_unit(other.id)  # through the lookups: the account's count goes down to 0
+    assert world.unit_lookups().counts[(unit.race, f"{unit.type}@{unit.system}")] == 0
+    assert Books(Ledger(1), world).last == balances(world)

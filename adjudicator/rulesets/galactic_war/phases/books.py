@@ -41,9 +41,14 @@ class Books:
     def __init__(self, ledger: Ledger, world: World) -> None:
         self.ledger = ledger
         self.world = world
-        self.last = balances(world)
+        lookups = world.unit_lookups()
+        self.last = {(race, "credits"): credits for race, credits in world.credits.items()}
+        self.last.update((account, n) for account, n in lookups.counts.items() if n)
+        self.last.update(_docks(world))
         self.others = {k for k in self.last if not _is_units(k)}  # its credits' and docks' accounts
-        world.unit_lookups().take_changed()
+        lookups.take_changed()
+        if World.verify_lookups:
+            assert self.last == balances(world)
 
     def record(self, world: World, phase: str, cause: Msg, reference: str) -> None:
         changed = world.unit_lookups().take_changed()
