@@ -38,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
+from generated_mistakes import is_mistake, mistake_every  # noqa: E402
+
 SQUARES_PER_FACTION = 40
 MISSING_SQUARE = "ZZ9999"
 
@@ -83,7 +85,7 @@ def star_sectors(factions: int, orders: int, seed: int, mistakes: float) -> tupl
                 "passable": "YES"} for i in range(size * size)]
     fleets = [{"faction": name, "square": _square(f * SQUARES_PER_FACTION + k, size), "value": 100}
               for f, name in enumerate(names) for k in range(SQUARES_PER_FACTION)]
-    every = round(1 / mistakes) if mistakes > 0 else 0
+    every = mistake_every(mistakes)
     wrong = 0
     sheets: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for f, name in enumerate(names):
@@ -93,7 +95,7 @@ def star_sectors(factions: int, orders: int, seed: int, mistakes: float) -> tupl
             k = r % SQUARES_PER_FACTION
             here = first + k
             there = _own_neighbour(here, first, size)
-            if every and r % every == every - 1:
+            if is_mistake(r, every):
                 rows.append({"order": "MOVE", "square": MISSING_SQUARE, "to": _square(here, size), "amount": 1})
                 wrong += 1
             elif r % 3 == 0 or there is None:

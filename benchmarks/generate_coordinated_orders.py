@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generated_mistakes import is_mistake, mistake_every
+
 ROSTER = 10  # troopers of a faction (a reactive one gets more when the legal COs are few)
 SIZES = (2, 3, 4)  # participants of the COs, in turn
 CO_KINDS = ("fire", "advance", "charge", "heal")
@@ -62,10 +64,6 @@ def next_trooper(tid: str) -> str:
     """The trooper numbered after ``tid`` in its faction's roster (the first after the last)."""
     faction, _, number = tid.rpartition("-T")
     return trooper(faction, int(number) % ROSTER + 1)
-
-
-def is_mistake(row: int, every: int) -> bool:
-    return bool(every) and row % every == every - 1
 
 
 # ------------------------------------------------------------------------------------------------ rosters
@@ -242,7 +240,7 @@ def campaign(factions: int, orders: int, seed: int, mistakes: float) -> tuple[di
     rng = random.Random(seed)
     names = faction_names(factions)
     active, reactive = names[0], names[1:]
-    every = round(1 / mistakes) if mistakes > 0 else 0
+    every = mistake_every(mistakes)
     cos = plan_cos(active, reactive, orders)
     rows, wrong, spoiled = orders_sheet(cos, every, active)
     legal = [co for co in cos if co.code not in spoiled]

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generated_mistakes import is_mistake, mistake_every
+
 BLOCK = 3  # a race's block of systems: BLOCK × BLOCK hexes
 MISSING_SYSTEM = "0"  # system IDs are 1, 2, 3…: 0 is never on the map
 HOME_RESOURCES = 5
@@ -126,10 +128,6 @@ class Forces:
         self.rows.append({"id": unit, "race": self.race, "type": kind, "system": system,
                           "planet": planet or None, "aboard": aboard or None})
         return unit
-
-
-def is_mistake(row: int, every: int) -> bool:
-    return bool(every) and row % every == every - 1
 
 
 # ------------------------------------------------------------------------------------------------- Movement
@@ -255,7 +253,7 @@ def campaign(factions: int, orders: int, seed: int, mistakes: float) -> tuple[di
     rng = random.Random(seed)
     races = races_named(factions)
     galaxy = galaxy_for(races)
-    every = round(1 / mistakes) if mistakes > 0 else 0
+    every = mistake_every(mistakes)
     capacity = transport_capacity()
     planets, units, sheets, wrong = [], [], {}, 0
     for race in races:

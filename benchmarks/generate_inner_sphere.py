@@ -73,6 +73,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the adjudicator package, run from a checkout
 
+from generated_mistakes import is_mistake, mistake_every  # noqa: E402
+
 BLOCK_COLUMNS = 8  # hex columns of a faction's block
 MIN_BLOCK_ROWS = 5  # a column of four own systems for the chains, above the frontier system
 MAP_EDGE = 99  # XXYY: columns and rows 01..99
@@ -88,16 +90,6 @@ MISSING_HEX = "0000"  # never a system: the map's hexes are 0101..9999
 
 
 # ------------------------------------------------------------------------------------------------ sizes
-def mistake_every(mistakes: float) -> int:
-    """Every how many rows a sheet holds a deliberate mistake (0: none), as star_sectors counts them."""
-    return round(1 / mistakes) if mistakes > 0 else 0
-
-
-def is_mistake(index: int, every: int) -> bool:
-    """Whether the sheet's row ``index`` (0 for the first row under the header) is written as a mistake."""
-    return bool(every) and index % every == every - 1
-
-
 def legal_rows(orders: int, every: int) -> int:
     """The rows of a sheet that are not mistakes."""
     return orders - (orders // every if every else 0)
