@@ -6,7 +6,7 @@ import copy
 import dataclasses
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 import pytest
@@ -197,6 +197,21 @@ def generated_folder(root: Path, data: dict[str, Any]) -> Path:
     (root / "inbox").mkdir(parents=True)
     build_from_data(data, root)
     return root
+
+
+class Generated(NamedTuple):
+    """A generator's campaign: its folder, its data, the rows written as mistakes."""
+
+    folder: Path
+    data: dict[str, Any]
+    mistake_rows: int
+
+
+def generated_campaign(tmp_path_factory: Any, ruleset: str, campaign: Any, *args: Any) -> Generated:
+    """The campaign of a ruleset's generator (benchmarks/generate_<ruleset>.py: ``campaign(*args)`` gives its data
+    and the rows written as mistakes), written in a folder of its own as generate.py writes one."""
+    data, mistake_rows = campaign(*args)
+    return Generated(generated_folder(tmp_path_factory.mktemp("generated") / ruleset, data), data, mistake_rows)
 
 
 def errors_and_no_warning(checked: pipeline.CheckOutcome) -> list[tuple[Any, ...]]:

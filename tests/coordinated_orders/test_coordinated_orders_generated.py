@@ -14,32 +14,30 @@ import pytest
 import python_calamine as pc
 
 from adjudicator.turn import pipeline
-from tests.helpers import codes_of_mistakes, generated_folder
+from tests.helpers import Generated, codes_of_mistakes, generated_campaign
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from generate_coordinated_orders import answer, campaign, is_mistake  # noqa: E402
+from generate_coordinated_orders import answer, campaign, is_mistake, mistake_every  # noqa: E402
 
 FACTIONS, ORDERS, MISTAKES = 3, 50, 0.1
-EVERY = round(1 / MISTAKES)
+EVERY = mistake_every(MISTAKES)
 FIRST_ROW = 2  # order rows sit from row 2 on, under the headers
 ACTIVE = "F000"
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
-    """A campaign folder as generate.py writes one: campaign.xlsx and the factions' filled workbooks in inbox/."""
-    data, mistake_rows = campaign(FACTIONS, ORDERS, seed=3, mistakes=MISTAKES)
-    return generated_folder(tmp_path_factory.mktemp("generated") / "coordinated_orders", data), mistake_rows
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generated_campaign(tmp_path_factory, "coordinated_orders", campaign, FACTIONS, ORDERS, 3, MISTAKES)
 
 
 @pytest.fixture(scope="module")
-def checked(generated: tuple[Path, int]) -> pipeline.CheckOutcome:
-    return pipeline.check(generated[0])
+def checked(generated: Generated) -> pipeline.CheckOutcome:
+    return pipeline.check(generated.folder)
 
 
 def test_check_reports_one_error_on_each_mistake_row_and_nothing_else(
-        generated: tuple[Path, int], checked: pipeline.CheckOutcome) -> None:
-    codes = codes_of_mistakes(checked, generated[1], FIRST_ROW, EVERY)
+        generated: Generated, checked: pipeline.CheckOutcome) -> None:
+    codes = codes_of_mistakes(checked, generated.mistake_rows, FIRST_ROW, EVERY)
     assert codes == {"V08", "V11", "V14", "V19", "A01", "A03"}  # every kind of mistake
 
 
@@ -69,9 +67,9 @@ def _sheet_row(row: dict[str, object]) -> int:
 
 
 def test_run_answer_run_resolves_the_turn_with_every_row_but_the_mistakes_carried_out(
-        generated: tuple[Path, int], tmp_path: Path) -> None:
+        generated: Generated, tmp_path: Path) -> None:
     root = tmp_path / "run"
-    shutil.copytree(generated[0], root)
+    shutil.copytree(generated.folder, root)
     assert pipeline.run(root).status == "waiting"  # for the Table facts
     answer(root)
     assert pipeline.run(root).status == "resolved"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from adjudicator.turn import pipeline
-from tests.helpers import errors_and_no_warning, generated_folder, order_statuses
+from tests.helpers import Generated, errors_and_no_warning, generated_campaign, order_statuses
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from generate_inner_sphere import answer, campaign, is_mistake, mistake_every  # noqa: E402
@@ -26,16 +26,13 @@ SHEETS = ("repairs", "purchases", "movement", "agency", "research")
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], int]:
-    """A campaign folder as generate.py writes one (campaign.xlsx and the filled workbooks in inbox/), its data
-    and the rows written as mistakes."""
-    data, mistake_rows = campaign(FACTIONS, ORDERS, SEED, MISTAKES)
-    return generated_folder(tmp_path_factory.mktemp("generated") / "inner_sphere", data), data, mistake_rows
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generated_campaign(tmp_path_factory, "inner_sphere", campaign, FACTIONS, ORDERS, SEED, MISTAKES)
 
 
 @pytest.fixture(scope="module")
-def checked(generated: tuple[Path, dict[str, Any], int]) -> pipeline.CheckOutcome:
-    return pipeline.check(generated[0])
+def checked(generated: Generated) -> pipeline.CheckOutcome:
+    return pipeline.check(generated.folder)
 
 
 def _sheet_key(submission: Any, sheet: str | None) -> str:
@@ -44,8 +41,8 @@ def _sheet_key(submission: Any, sheet: str | None) -> str:
 
 
 def test_check_reports_one_error_on_each_mistake_row_and_nothing_else(
-        generated: tuple[Path, dict[str, Any], int], checked: pipeline.CheckOutcome) -> None:
-    _, _, mistake_rows = generated
+        generated: Generated, checked: pipeline.CheckOutcome) -> None:
+    mistake_rows = generated.mistake_rows
     by_faction = {s.faction: s for s in checked.submissions}
     errors = [(faction, _sheet_key(by_faction[faction], sheet), row, code)
               for faction, sheet, row, code in errors_and_no_warning(checked)]
@@ -69,9 +66,9 @@ def test_every_sheet_of_every_faction_holds_the_rows_asked(checked: pipeline.Che
             assert len(sheet.frame) + len(sheet.rejected) == ORDERS, (submission.faction, key)
 
 
-def test_every_kind_of_legal_order_is_written(generated: tuple[Path, dict[str, Any], int]) -> None:
+def test_every_kind_of_legal_order_is_written(generated: Generated) -> None:
     """What the legal rows are made of: the test above proves each of these legal, not only some of them."""
-    _, data, _ = generated
+    data = generated.data
     legal = {sheet: [row for sheets in data["orders"].values()
                      for index, row in enumerate(sheets[sheet]) if not is_mistake(index, EVERY)]
              for sheet in SHEETS}
@@ -89,9 +86,9 @@ def test_the_same_seed_gives_the_same_campaign_and_another_seed_another() -> Non
 
 
 def test_run_answer_run_resolves_the_turn_with_every_row_but_the_mistakes_carried_out(
-        generated: tuple[Path, dict[str, Any], int], tmp_path: Path) -> None:
+        generated: Generated, tmp_path: Path) -> None:
     root = tmp_path / "run"
-    shutil.copytree(generated[0], root)
+    shutil.copytree(generated.folder, root)
     assert pipeline.run(root).status == "waiting"  # for each faction's invasion of its frontier system
     answer(root)
     second = pipeline.run(root)
