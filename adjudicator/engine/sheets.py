@@ -70,10 +70,12 @@ class Column:
         return table
 
     def choice_label(self, code: str, lang: str) -> str:
-        for choice in self.choices:
-            if choice.code == code:
-                return gettext_in(lang, choice.label)
-        return code
+        label = self.choice_msgid(code)
+        return code if label is None else gettext_in(lang, label)
+
+    def choice_msgid(self, code: str) -> str | None:
+        """The label (an English msgid) of the choice ``code``; None for a code that is not a choice."""
+        return next((choice.label for choice in self.choices if choice.code == code), None)
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,20 @@ def to_data(value: Any) -> Any:
     return str(value)
 
 
+def reads_back(value: Any) -> bool:
+    """Whether ``value`` read back from :func:`to_data` is the same value (and so renders the same in every
+    language): plain values, and messages, words and joined parts made of them. A list (read back as a list
+    where a tuple was), an :class:`InLanguages` or any other type is not."""
+    kind = type(value)
+    if kind in _PLAIN or kind is Decimal or kind is Words:
+        return True
+    if kind is Msg:
+        return all(reads_back(v) for v in value.params.values())
+    if kind is Joined:
+        return all(reads_back(part) for part in value.parts)
+    return False
+
+
 def from_data(data: Any) -> Any:
     """The inverse of :func:`to_data`."""
     if isinstance(data, list):

@@ -19,7 +19,7 @@ from adjudicator.engine.ledger import LedgerLine, ledger_row
 from adjudicator.engine.problems import Problem
 from adjudicator.engine.ruleset import OrderOutcome, ReportTable, SheetRows, Status
 from adjudicator.engine.sheets import records
-from adjudicator.i18n import Joined, Msg, Words, msg
+from adjudicator.i18n import Joined, Msg, Words, msg, render
 from adjudicator.intake.identity import META_SHEET
 from adjudicator.intake.reading import top_left
 from adjudicator.intake.submissions import Submission
@@ -166,9 +166,9 @@ def outcome_rows(
     sheet: SheetRows, faction: str, outcomes: Sequence[OrderOutcome], problems: Sequence[Problem], lang: str
 ) -> tuple[list[Any], list[list[Any]]]:
     """The faction's order rows with, beside each, its status and what happened: :func:`outcome_cells` with
-    its choices and outcomes in ``lang`` (the headers and statuses are messages, rendered where written)."""
+    every cell in ``lang`` (the headers are messages, rendered where written)."""
     headers, rows = outcome_cells(sheet, faction, outcomes, problems)
-    return headers, [[cell.render(lang) if type(cell) in (Words, Joined) else cell for cell in row] for row in rows]
+    return headers, [[render(cell, lang) for cell in row] for row in rows]
 
 
 def outcome_cells(
@@ -193,7 +193,7 @@ def outcome_cells(
         if errors:
             cells += [msg(Status.REJECTED.value), Joined(tuple(coded(p.code, p.message) for p in errors), "; ")]
         elif row in by_row:
-            cells += [msg(by_row[row].status.value), _joined(coded(by_row[row].code, by_row[row].message))]
+            cells += [msg(by_row[row].status.value), coded(by_row[row].code, by_row[row].message)]
         else:
             cells += ["", ""]
         rows.append(cells)
@@ -206,19 +206,13 @@ def coded(code: str, message: Any) -> Any:
     return Joined((code, message), ": ") if code and isinstance(message, (str, Msg, Words, Joined)) else message
 
 
-def _joined(value: Any) -> Any:
-    """An outcome's message rendered where the turn renders it (with its code, or alone): a message alone as
-    a part of its own, so that it is rendered with the choices, not where the tab is written."""
-    return Joined((value,), "") if isinstance(value, Msg) else value
-
-
 def _show(sheet: SheetRows, key: str, value: Any) -> Any:
     """A cell of an order row as the outcome tabs show it: a choice as its label, in the reader's words."""
     if value is None:
         return None
     column = sheet.schema.column(key)
     if column.choices:
-        label = next((choice.label for choice in column.choices if choice.code == str(value)), None)
+        label = column.choice_msgid(str(value))
         return str(value) if label is None else Words((label,))
     return value
 

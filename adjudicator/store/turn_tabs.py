@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import LANGUAGES, N_, Joined, Msg, Words, fold, gettext_in, msg, render
-from adjudicator.i18n.message_data import InLanguages, dumps, loads
+from adjudicator.i18n.message_data import InLanguages, dumps, loads, reads_back
 from adjudicator.outputs.writing import hidden_sheet
 
 if TYPE_CHECKING:
@@ -32,27 +31,12 @@ OrderTable = tuple[str, list[Any], list[list[Any]]]
 
 
 def kept_as_data(value: Any) -> Any:
-    """A cell of a turn tab as campaign.xlsx keeps it: a message (or words, or parts joined) whose every part
-    is kept as data as it is (:mod:`adjudicator.i18n.message_data`) stays a message, rendered in whatever
-    language the tab is written in; another is kept rendered in every language (:class:`InLanguages`)."""
-    if isinstance(value, (Msg, Words, Joined)) and not _kept_whole(value):
+    """A cell of a turn tab as campaign.xlsx keeps it: a message (or words, or parts joined) that reads back the
+    same from message data (:func:`~adjudicator.i18n.message_data.reads_back`) stays a message, rendered in
+    whatever language the tab is written in; another is kept rendered in every language (:class:`InLanguages`)."""
+    if isinstance(value, (Msg, Words, Joined)) and not reads_back(value):
         return InLanguages(tuple((lang, render(value, lang)) for lang in LANGUAGES))
     return value
-
-
-def _kept_whole(value: Any) -> bool:
-    """Whether ``value`` reads back from message data the same, and so renders the same in every language."""
-    kind = type(value)
-    if kind in _PLAIN_PARTS:
-        return True
-    if kind is Msg:
-        return all(_kept_whole(v) for v in value.params.values())
-    if kind is Joined:
-        return all(_kept_whole(part) for part in value.parts)
-    return kind is Words
-
-
-_PLAIN_PARTS = frozenset({str, int, float, bool, type(None), Decimal})
 
 
 def _shown(value: Any, lang: str) -> Any:
