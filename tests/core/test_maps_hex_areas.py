@@ -88,16 +88,14 @@ def test_every_hex_shows_its_holders_colour_at_its_centre(drawn) -> None:
 
 
 def one_path_a_hex(ax, view, places, where, fills) -> None:
-    """How a large hex map was drawn before: one path for each hex, its colour and its edge (the reference)."""
+    """How a large hex map was drawn before: one path for each hex, its colour and its edge (the reference; the
+    disputed hexes are hatched over it by draw._contents, as over every map's areas)."""
     from matplotlib.collections import PolyCollection
 
     from adjudicator.outputs.maps.layouts import outline
 
     ax.add_collection(PolyCollection([outline(view, where[p.id]) for p in places], facecolors=fills,
                                      edgecolors="#999999", linewidths=0.5, alpha=0.55, zorder=2))
-    disputed = [outline(view, where[p.id]) for p in places if p.disputed]
-    ax.add_collection(PolyCollection(disputed, facecolors="none", edgecolors="#000000", hatch="///",
-                                     linewidths=1.0, zorder=3))
 
 
 def test_the_picture_is_the_one_a_path_for_each_hex_drew(drawn, monkeypatch) -> None:

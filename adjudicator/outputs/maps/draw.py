@@ -143,17 +143,16 @@ def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, t
         ax.scatter([where[p.id][0] for p in places], [where[p.id][1] for p in places], s=380, c=fills,
                    edgecolors=["#000000" if p.disputed else "#666666" for p in places],
                    linewidths=[2.0 if p.disputed else 0.8 for p in places], zorder=2)
-    elif grid is not None:
-        grid.paint(places, fills)
-        _disputed(ax, places, where)
-    elif view.layout is Layout.GRID and len(places) > LABELLED_PLACES:
-        _grid_image(ax, places, where, fills)
-    elif len(places) > LABELLED_PLACES:
-        _areas_by_colour(ax, view, places, where, fills)
-    else:
-        cells = PolyCollection([outline(view, where[p.id]) for p in places], facecolors=fills,
-                               edgecolors="#999999", linewidths=0.5, alpha=0.55, zorder=2)
-        ax.add_collection(cells)
+    else:  # areas: the disputed ones hatched over them
+        if grid is not None:
+            grid.paint(places, fills)
+        elif view.layout is Layout.GRID and len(places) > LABELLED_PLACES:
+            _grid_image(ax, places, where, fills)
+        elif len(places) > LABELLED_PLACES:
+            _areas_by_colour(ax, view, places, where, fills)
+        else:
+            ax.add_collection(PolyCollection([outline(view, where[p.id]) for p in places], facecolors=fills,
+                                             edgecolors="#999999", linewidths=0.5, alpha=0.55, zorder=2))
         disputed = [outline(view, where[p.id]) for p in places if p.disputed]
         if disputed:
             ax.add_collection(PolyCollection(disputed, facecolors="none", edgecolors="#000000", hatch="///",
@@ -304,10 +303,9 @@ def _draw_arrows(ax: Any, view: MapView, where: dict[str, tuple[float, float]], 
 
 
 def _grid_image(ax: Any, places: list[Any], where: dict[str, tuple[float, float]], fills: list[str]) -> None:
-    """A large grid as one picture of its squares (one artist, not one path per square), with its lines
-    and the disputed squares hatched."""
+    """A large grid as one picture of its squares (one artist, not one path per square), with its lines (the
+    disputed squares are hatched over it by :func:`_contents`, as every map's areas are)."""
     import numpy as np
-    from matplotlib.collections import PolyCollection
     from matplotlib.colors import to_rgba
 
     xs = sorted({int(where[p.id][0]) for p in places})
@@ -324,10 +322,6 @@ def _grid_image(ax: Any, places: list[Any], where: dict[str, tuple[float, float]
               zorder=2)
     ax.hlines([y - 0.5 for y in range(ys[0], y1 + 2)], x0 - 0.5, xs[-1] + 0.5, colors="#999999", linewidths=0.5,
               zorder=2)
-    disputed = [p for p in places if p.disputed]
-    if disputed:
-        ax.add_collection(PolyCollection([outline_of(where[p.id]) for p in disputed], facecolors="none",
-                                         edgecolors="#000000", hatch="///", linewidths=1.0, zorder=3))
 
 
 def _areas_by_colour(ax: Any, view: MapView, places: list[Any], where: dict[str, tuple[float, float]],
@@ -335,9 +329,9 @@ def _areas_by_colour(ax: Any, view: MapView, places: list[Any], where: dict[str,
     """A large map's areas (hexes) as one path for each colour, not one path for each area: matplotlib spends
     as much on an area as on a path (its SVG writer most), and a map of thousands of hexes took about a fifth of
     a turn. Seen by a reader, the same picture: each hex in its colour at 55 % over white with a thin grey
-    edge, the disputed ones hatched over them (``tests/core/test_maps_hex_areas.py`` compares the pixels)."""
+    edge (``tests/core/test_maps_hex_areas.py`` compares the pixels; :func:`_contents` hatches the disputed
+    ones over them)."""
     import numpy as np
-    from matplotlib.collections import PolyCollection
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path as Outline
 
@@ -349,19 +343,6 @@ def _areas_by_colour(ax: Any, view: MapView, places: list[Any], where: dict[str,
     for fill in sorted(by_colour):
         ax.add_artist(PathPatch(Outline.make_compound_path_from_polys(np.array(by_colour[fill])), facecolor=fill,
                                 edgecolor="#999999", linewidth=0.5, alpha=0.55, zorder=2))
-    disputed = [outlines[p.id] for p in places if p.disputed]
-    if disputed:
-        ax.add_collection(PolyCollection(disputed, facecolors="none", edgecolors="#000000", hatch="///",
-                                         linewidths=1.0, zorder=3))
-
-
-def _disputed(ax: Any, places: list[Any], where: dict[str, tuple[float, float]]) -> None:
-    from matplotlib.collections import PolyCollection
-
-    disputed = [p for p in places if p.disputed]
-    if disputed:
-        ax.add_collection(PolyCollection([outline_of(where[p.id]) for p in disputed], facecolors="none",
-                                         edgecolors="#000000", hatch="///", linewidths=1.0, zorder=3))
 
 
 def _blended(fill: str) -> tuple[float, float, float, float]:
@@ -444,11 +425,6 @@ class SharedGrid:
         for text in [t for t in self.figure.texts if t is not title]:
             text.remove()
         del self.figure.patches[:]
-
-
-def outline_of(centre: tuple[float, float]) -> list[tuple[float, float]]:
-    x, y = centre
-    return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
 
 
 #: A legend's line (inches) and font (points); shrunk together down to LEGEND_SMALLEST points when its entries do
