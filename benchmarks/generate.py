@@ -37,6 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+if str(HERE) not in sys.path:  # the generators beside this file, however it was imported
+    sys.path.insert(0, str(HERE))
 
 from generated_mistakes import is_mistake, mistake_every  # noqa: E402
 
@@ -197,8 +199,6 @@ def generator(ruleset: str) -> Any | None:
     """The module ``generate_<ruleset>`` beside this file (its ``campaign`` and ``answer``), or None."""
     if not (HERE / f"generate_{ruleset}.py").exists():
         return None
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
     return importlib.import_module(f"generate_{ruleset}")
 
 
