@@ -106,6 +106,14 @@ def text_width(text: str, bold: bool = False, size: float = 11.0) -> float:
     return total * size / 11.0
 
 
+def _widest(pieces: Iterable[str], bold: bool, size: float) -> float:
+    """The largest :func:`text_width` of ``pieces``, parts of a text already measured (its letters are all met),
+    summed without a call a piece: the scale by ``size / 11`` keeps the sums' order, so the largest scaled is the
+    largest sum scaled."""
+    width = _LETTERS[bold].__getitem__
+    return max(sum(map(width, piece)) for piece in pieces) * size / 11.0
+
+
 def line_pieces(paragraph: str) -> list[tuple[str, bool]]:
     """The pieces a spreadsheet may end a line after, with whether a space stands before each: the words
     between spaces, each cut after a dash or a bar, and after a slash before a letter ("D-" and "NS1",
@@ -136,8 +144,11 @@ Pieces = tuple[tuple[tuple[float, bool], ...], ...]
 
 
 def measured_pieces(text: str, bold: bool = False, size: float = 11.0) -> Pieces:
-    """What :func:`lines_of` needs of ``text``, whatever the width: measured once, wrapped at many widths."""
-    return tuple(tuple((text_width(piece, bold, size), spaced) for piece, spaced in line_pieces(paragraph))
+    """What :func:`lines_of` needs of ``text``, whatever the width: measured once, wrapped at many widths (each
+    piece as :func:`text_width` measures it, without a call a piece)."""
+    text_width(text, bold, size)  # every letter of the text met
+    width, scale = _LETTERS[bold].__getitem__, size
+    return tuple(tuple((sum(map(width, piece)) * scale / 11.0, spaced) for piece, spaced in line_pieces(paragraph))
                  for paragraph in text.split("\n"))
 
 
@@ -297,11 +308,9 @@ def measure(text: str, bold: bool, size: float) -> tuple[float, float, float]:
     :data:`kept_lines`."""
     whole = text_width(text, bold, size)
     if "\n" not in text:  # one line: the whole text is its widest line (most cells)
-        longest_word = whole if " " not in text else max(text_width(w, bold, size) for w in text.split(" "))
+        longest_word = whole if " " not in text else _widest(text.split(" "), bold, size)
         return whole, longest_word, whole
-    widest_line = max(text_width(line, bold, size) for line in text.split("\n"))
-    longest_word = max(text_width(w, bold, size) for w in text.replace("\n", " ").split(" "))
-    return widest_line, longest_word, whole
+    return _widest(text.split("\n"), bold, size), _widest(text.replace("\n", " ").split(" "), bold, size), whole
 
 
 class WrappedText(NamedTuple):
@@ -371,12 +380,14 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
                 continue
             stale.discard(col)
             current = widths.get(col) or DEFAULT_WIDTH
-            best = (_unsure(held[col], widths, measured), current)
+            moving = _moving(held[col], widths, measured, col, min(current, given[col]),
+                             round(given[col] + allowance[col] / 10, 1))
+            best = (_unsure(moving, widths, measured), current)
             if not best[0]:
                 continue
             for step in range(allowance[col] + 1):
                 widths[col] = round(given[col] + step / 10, 1)
-                count = _unsure(held[col], widths, measured, best[0] + 1)
+                count = _unsure(moving, widths, measured, best[0] + 1)
                 if (count, widths[col]) < best:
                     best = (count, widths[col])
                 if not count:
@@ -388,6 +399,20 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
         if not changed:
             break
     return widths
+
+
+def _moving(texts: Sequence[WrappedText], widths: dict[int, float], measured: dict[WrappedText, Pieces], col: int,
+            narrowest: float, widest: float) -> list[WrappedText]:
+    """The ``texts`` whose lines may move with the print's scale at some width of column ``col`` from
+    ``narrowest`` to ``widest`` (the other columns as ``widths`` has them). A text takes no more lines in a wider
+    room (test_sure_texts.py): one with as many lines in the narrowest room narrowed by the slack as in the
+    widest widened by it has that many at every width between, either way, and is sure at all of them. A
+    column's search tries each width on the rest only (a report's column holds thousands of texts, most of them
+    far from a line's end)."""
+    narrow, wide = {**widths, col: narrowest}, {**widths, col: widest}
+    return [text for text in texts
+            if lines_of(measured[text], text.room(narrow), text.bold, text.size)
+            != lines_of(measured[text], text.room(wide), text.bold, text.size, -LINE_SLACK)]
 
 
 def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], measured: dict[WrappedText, Pieces],

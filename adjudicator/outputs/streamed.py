@@ -417,7 +417,7 @@ def stacked_columns(tables: Sequence[Any], lang: str) -> StackedColumns:
         table_needs, table_longs, table_headers = [], [], []
         for index, header in enumerate(table.headers):
             column = [cell[index] for cell in shown if index < len(cell) and cell[index] not in (None, ("", "s"))]
-            texts = [text for value, _ in column if (text := _shown(value))]
+            texts = list(dict.fromkeys(text for value, _ in column if (text := _shown(value))))  # each once
             numbers = bool(column) and all(kind == "n" for _, kind in column)
             text = str(render(header, lang) or "")
             long = long_column(texts, numbers)
