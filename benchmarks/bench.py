@@ -63,10 +63,10 @@ def _child(args: list[str]) -> dict[str, Any]:
 def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(HERE))
-    from floor import Clock, measure, workers_peak_mb
+    from floor import Clock, measure, readings_kept_in, workers_peak_mb
     from generate import answer_gm_input, generate
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, readings_kept_in(Path(tmp) / "kept"):
         root = generate(ruleset, Path(tmp) / "campaign", factions, orders)
         expected = json.loads((root / "expected.json").read_text())
         if kind in ("floor", "floor-warm"):

@@ -15,19 +15,23 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import resource
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from adjudicator.intake.submission_cache import CACHE_ENV  # noqa: E402 - the path is set above
 
 
 def cpu() -> float:
@@ -161,15 +165,18 @@ def measure(campaign: Path, check_only: bool = False, warm: bool = False) -> dic
     """check, run pass 1, the GM's answers, run pass 2 of a copy of ``campaign``: project and floor of each
     (with ``check_only``, the check alone). With ``warm``, a check of another copy is made first and not
     measured: what a process pays once (imports, the first call's caches) is left out of the figures, as a
-    scaling table needs (a few seconds of the run, a third of a small check)."""
+    scaling table needs (a few seconds of the run, a third of a small check). The check measured reads every
+    workbook and keeps its readings for the run's passes, as a GM's check does (submission_cache.py), in a
+    folder of its own: never the user's."""
     from generate import answer_gm_input
 
     from adjudicator.turn import pipeline
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, readings_kept_in(None):
         if warm:
             shutil.copytree(campaign, Path(tmp) / "warm-up")
-            pipeline.check(Path(tmp) / "warm-up")
+            pipeline.check(Path(tmp) / "warm-up")  # keeps no reading: the check measured reads every workbook
+        os.environ[CACHE_ENV] = str(Path(tmp) / "kept")  # the check's readings, found by the run's passes
         root = Path(tmp) / "campaign"
         shutil.copytree(campaign, root)
         out: dict[str, Any] = {"turn_before": pipeline.open_campaign(root)[1].turn}
@@ -184,6 +191,21 @@ def measure(campaign: Path, check_only: bool = False, warm: bool = False) -> dic
         out["run_pass2"] = second.summary(second.floor())
         out["turn_after"] = pipeline.open_campaign(root)[1].turn
     return out
+
+
+@contextmanager
+def readings_kept_in(folder: Path | None) -> Iterator[None]:
+    """The readings of submissions kept in ``folder`` meanwhile (None: none kept), as a GM's check keeps them
+    for the run that follows (submission_cache.py); the user's own cache is never read nor written here."""
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(folder) if folder is not None else "off"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(CACHE_ENV, None)
+        else:
+            os.environ[CACHE_ENV] = before
 
 
 def main() -> None:

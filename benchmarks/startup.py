@@ -71,7 +71,9 @@ def measure(ruleset: str = "star_sectors", workbook: str = "ALPHA.xlsx", runs: i
                 root = Path(tmp) / f"c{i}-{k}"
                 shutil.copytree(example, root)
                 path = root / "inbox" / workbook
-                one = _timed([*command, "check", str(root), str(path)], root, checkout)
+                # a check of a workbook never read before: no reading kept by an earlier round (submission_cache.py)
+                one = _timed([*command, "check", str(root), str(path)], root, checkout,
+                             extra={"ADJUDICATOR_CACHE": str(Path(tmp) / f"kept{i}-{k}")})
                 if i:
                     project[k].append(one)
             two = _timed([sys.executable, "-c", FLOOR, str(path)], root)

@@ -10,6 +10,11 @@ import pytest
 
 from tests.helpers import example_campaign
 
+#: No test finds a reading of a workbook kept by another (nor the user's own: submission_cache.py): tests of
+#: the same example would find each other's readings, and a test that breaks a ruleset on purpose would find
+#: the reading made before it broke it. The cache's own tests name a folder of their own.
+os.environ["ADJUDICATOR_CACHE"] = "off"
+
 
 @pytest.fixture
 def example(tmp_path: Path) -> Path:

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adjudicator.engine.problems import HINT_ASK_GM, HINT_USE_TEMPLATE, ProblemList, RulesetFailure
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
@@ -27,6 +28,9 @@ from adjudicator.intake.names import read_names, suggest
 from adjudicator.intake.reading import WorkbookData, read_table, read_workbook
 from adjudicator.intake.safety import ACCEPTED_SUFFIXES, DEFAULT_LIMITS, Limits
 from adjudicator.intake.validation import validate_table
+
+if TYPE_CHECKING:
+    from adjudicator.intake.submission_cache import SubmissionCache
 
 
 @dataclass
@@ -124,11 +128,13 @@ def load_submission(path: Path, campaign: Campaign, ruleset: Ruleset, limits: Li
 
 
 def load_submissions(paths: Sequence[Path], campaign: Campaign, ruleset: Ruleset,
-                     limits: Limits = DEFAULT_LIMITS) -> list[Submission]:
+                     limits: Limits = DEFAULT_LIMITS, kept: SubmissionCache | None = None) -> list[Submission]:
     """:func:`load_submission` of each of ``paths``, in order, on both cores where that pays (parallel.py):
     each workbook is read on its own, by the same code as in one process, so the submissions are the same.
     A workbook whose reading fails in a worker (a ruleset's failure, say), or whose submission cannot come
-    back from it, is read again here, where its error is raised as it would be in one process."""
+    back from it, is read again here, where its error is raised as it would be in one process. ``kept``: the
+    readings kept from before (submission_cache.py), found there instead of read again, and those read here
+    kept in it."""
     from adjudicator.outputs.parallel import in_parallel
 
     parent = os.getpid()
@@ -141,27 +147,35 @@ def load_submissions(paths: Sequence[Path], campaign: Campaign, ruleset: Ruleset
         except Exception:  # noqa: BLE001 - told by reading it again in the parent
             return None
 
-    submissions = []
-    for path, loaded in zip(paths, in_parallel([lambda p=p: job(p) for p in paths], first_here=True), strict=True):
-        if isinstance(loaded, bytes):
-            loaded = _unpickled(loaded)
-        submissions.append(loaded if isinstance(loaded, Submission) else
-                           load_submission(path, campaign, ruleset, limits))
-    return submissions
+    found = {path: kept.get(path) for path in paths} if kept is not None else {}
+    unread = [path for path in paths if found.get(path) is None]
+    for path, loaded in zip(unread, in_parallel([lambda p=p: job(p) for p in unread], first_here=True),
+                            strict=True):
+        payload = loaded if isinstance(loaded, bytes) else None
+        if payload is not None:
+            loaded = unpickled_submission(payload)
+        if not isinstance(loaded, Submission):
+            loaded = load_submission(path, campaign, ruleset, limits)
+        if kept is not None:
+            kept.put(loaded, payload or pickle.dumps(loaded, pickle.HIGHEST_PROTOCOL))
+        found[path] = loaded
+    return [found[path] for path in paths]
 
 
-def _unpickled(data: bytes) -> Submission | None:
-    """The submission a worker sent, or None if it cannot be read back. The collector is held off meanwhile:
-    tens of thousands of small objects (the problems) would start it over and over (4× slower)."""
+def unpickled_submission(data: bytes) -> Submission | None:
+    """The submission a worker sent (or a reading kept, submission_cache.py), or None if it cannot be read
+    back. The collector is held off meanwhile: tens of thousands of small objects (the problems) would start it
+    over and over (4× slower)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return pickle.loads(data)  # noqa: S301 - made by this program's own worker
+        found = pickle.loads(data)  # noqa: S301 - made by this program: its own worker, or its user's cache
     except Exception:  # noqa: BLE001
         return None
     finally:
         if collecting:
             gc.enable()
+    return found if isinstance(found, Submission) else None
 
 
 def read_sheets(book: WorkbookData, schemas: Sequence[TableSchema], problems: ProblemList) -> dict[str, SheetRows]:

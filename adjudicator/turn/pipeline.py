@@ -27,6 +27,7 @@ from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, TurnInp
 from adjudicator.engine.validity import passed_orders, passed_sheets
 from adjudicator.i18n import Msg, msg, ruleset_catalog
 from adjudicator.intake.safety import Limits, counted_limits
+from adjudicator.intake.submission_cache import submission_cache
 from adjudicator.intake.submissions import (
     Submission,
     flag_duplicates,
@@ -193,7 +194,8 @@ def limits_of(campaign: Campaign) -> Limits:
 def _submissions(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> list[Submission]:
     paths = files or inbox_files(folder.inbox)
     limits = limits_of(campaign)
-    submissions = load_submissions(sorted(paths, key=lambda p: p.name), campaign, ruleset, limits)  # both cores
+    kept = submission_cache(folder.master, limits)  # a check's readings, found again by the run that follows
+    submissions = load_submissions(sorted(paths, key=lambda p: p.name), campaign, ruleset, limits, kept)  # both cores
     flag_duplicates(submissions)
     return submissions
 
