@@ -79,8 +79,12 @@ def _copied(value: Any) -> Any:
         return kind([_copied(v) for v in value])
     if _is_record(kind):
         twin = object.__new__(kind)
-        twin.__dict__.update({name: item if type(item) in _PLAIN_TYPES else _copied(item)
-                              for name, item in value.__dict__.items()})
+        fields = value.__dict__
+        if _PLAIN_TYPES.issuperset(map(type, fields.values())):  # most records: their fields as they are
+            twin.__dict__.update(fields)
+        else:
+            twin.__dict__.update({name: item if type(item) in _PLAIN_TYPES else _copied(item)
+                                  for name, item in fields.items()})
         return twin
     return _copied_other(value)
 

@@ -434,4 +434,7 @@ def _lines(value: Any, width: float) -> int:
     writing.fit_row_heights counts them)."""
     if value is None:
         return 1
-    return sum(-(-len(line) // max(int(width * 1.1), 1)) or 1 for line in str(value).split("\n"))
+    text, per_line = str(value), max(int(width * 1.1), 1)
+    if "\n" not in text:
+        return -(-len(text) // per_line) or 1
+    return sum(-(-len(line) // per_line) or 1 for line in text.split("\n"))
