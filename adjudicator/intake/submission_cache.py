@@ -75,9 +75,11 @@ class SubmissionCache:
             pass
         return found
 
-    def put(self, submission: Submission, payload: bytes) -> None:
+    def put(self, submission: Submission, payload: bytes | None) -> None:
         """Keep ``payload``, the pickle of ``submission``, under its workbook's name and the bytes it read. A
-        reading that cannot be kept is simply not kept."""
+        reading that cannot be kept (no pickle, a folder that cannot be written) is simply not kept."""
+        if payload is None:
+            return
         entry = self.entry(submission.path.name, submission.sha256)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)

@@ -157,9 +157,18 @@ def load_submissions(paths: Sequence[Path], campaign: Campaign, ruleset: Ruleset
         if not isinstance(loaded, Submission):
             loaded = load_submission(path, campaign, ruleset, limits)
         if kept is not None:
-            kept.put(loaded, payload or pickle.dumps(loaded, pickle.HIGHEST_PROTOCOL))
+            kept.put(loaded, payload or _pickled(loaded))
         found[path] = loaded
     return [found[path] for path in paths]
+
+
+def _pickled(submission: Submission) -> bytes | None:
+    """The pickle of a submission read in this process, to keep; None if it cannot be made (then it is not
+    kept, and the command goes on)."""
+    try:
+        return pickle.dumps(submission, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def unpickled_submission(data: bytes) -> Submission | None:

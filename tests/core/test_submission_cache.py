@@ -210,3 +210,22 @@ def test_the_program_is_another_when_one_of_its_files_changes(tmp_path: Path) ->
     assert changed != before
     (package / "rulesets" / "rules.py").write_text("ORDERS = 12\n")
     assert fingerprint(package) != changed
+
+
+def test_a_reading_that_cannot_be_kept_is_not_and_the_check_goes_on(tmp_path: Path, kept: Path, reads: list[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    real = submissions.Submission.__reduce_ex__
+
+    def unpicklable(self, protocol):  # noqa: ANN001, ANN202
+        raise pickle.PicklingError("a value no pickle holds")
+
+    monkeypatch.setattr(submissions.Submission, "__reduce_ex__", unpicklable)
+    root = example_campaign(tmp_path / "c")
+    assert len(pipeline.check(root).submissions) == 4
+    assert not _entries(kept)
+    monkeypatch.setattr(submissions.Submission, "__reduce_ex__", real)
+    assert not kept.exists()
+    kept.write_text("a file where the folder should be")
+    reads.clear()
+    assert len(pipeline.check(root).submissions) == 4  # nothing kept, nothing found: every workbook read
+    assert len(reads) == 4
