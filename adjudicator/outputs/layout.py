@@ -326,6 +326,8 @@ class WrappedText(NamedTuple):
 
     def room(self, widths: dict[int, float]) -> float:
         """The width its lines have in columns ``widths`` (a column not given: the default width)."""
+        if self.first == self.last:  # most texts: one column (the same sum)
+            return (widths.get(self.first) or DEFAULT_WIDTH) - self.indent
         return sum(widths.get(col) or DEFAULT_WIDTH for col in range(self.first, self.last + 1)) - self.indent
 
 

@@ -65,8 +65,9 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
         header_row(sheet, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
         sheet.freeze_panes = "A2"
         frame = requests.get(schema.key, pd.DataFrame(columns=schema.keys()))
+        records = frame.to_dict("records")
         rows = []
-        for record in frame.to_dict("records"):
+        for record in records:
             values = []
             for column in schema.columns:
                 value = record.get(column.key)
@@ -90,7 +91,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                 validation.add(f"{letter}2:{letter}{last}")
                 sheet.add_data_validation(validation)
             elif column.kind not in (Kind.INT, Kind.NUMBER) and not frame.empty:
-                for r, record in enumerate(frame.to_dict("records"), start=2):
+                for r, record in enumerate(records, start=2):
                     options = ruleset.gm_row_choices(schema.key, record).get(column.key)
                     if options:
                         words = ",".join(o.render(lang) if isinstance(o, Msg) else str(o) for o in options)
