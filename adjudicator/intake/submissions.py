@@ -147,19 +147,19 @@ def load_submissions(paths: Sequence[Path], campaign: Campaign, ruleset: Ruleset
         except Exception:  # noqa: BLE001 - told by reading it again in the parent
             return None
 
-    found = {path: kept.get(path) for path in paths} if kept is not None else {}
-    unread = [path for path in paths if found.get(path) is None]
-    for path, loaded in zip(unread, in_parallel([lambda p=p: job(p) for p in unread], first_here=True),
-                            strict=True):
+    found = [kept.get(path) if kept is not None else None for path in paths]  # a path named twice: read twice
+    unread = [i for i, submission in enumerate(found) if submission is None]
+    for i, loaded in zip(unread, in_parallel([lambda p=paths[i]: job(p) for i in unread], first_here=True),
+                         strict=True):
         payload = loaded if isinstance(loaded, bytes) else None
         if payload is not None:
             loaded = unpickled_submission(payload)
         if not isinstance(loaded, Submission):
-            loaded = load_submission(path, campaign, ruleset, limits)
+            loaded = load_submission(paths[i], campaign, ruleset, limits)
         if kept is not None:
             kept.put(loaded, payload or _pickled(loaded))
-        found[path] = loaded
-    return [found[path] for path in paths]
+        found[i] = loaded
+    return found  # type: ignore[return-value] - every one read or found
 
 
 def _pickled(submission: Submission) -> bytes | None:

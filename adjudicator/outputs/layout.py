@@ -147,8 +147,8 @@ def measured_pieces(text: str, bold: bool = False, size: float = 11.0) -> Pieces
     """What :func:`lines_of` needs of ``text``, whatever the width: measured once, wrapped at many widths (each
     piece as :func:`text_width` measures it, without a call a piece)."""
     text_width(text, bold, size)  # every letter of the text met
-    width, scale = _LETTERS[bold].__getitem__, size
-    return tuple(tuple((sum(map(width, piece)) * scale / 11.0, spaced) for piece, spaced in line_pieces(paragraph))
+    width = _LETTERS[bold].__getitem__
+    return tuple(tuple((sum(map(width, piece)) * size / 11.0, spaced) for piece, spaced in line_pieces(paragraph))
                  for paragraph in text.split("\n"))
 
 

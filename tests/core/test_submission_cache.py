@@ -229,3 +229,20 @@ def test_a_reading_that_cannot_be_kept_is_not_and_the_check_goes_on(tmp_path: Pa
     reads.clear()
     assert len(pipeline.check(root).submissions) == 4  # nothing kept, nothing found: every workbook read
     assert len(reads) == 4
+
+
+def test_a_workbook_named_twice_is_two_submissions_as_without_the_cache(tmp_path: Path, kept: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def codes(outcome: pipeline.CheckOutcome) -> list[list[str]]:
+        return [sorted(p.code for p in s.problems) for s in outcome.submissions]
+
+    with_cache = example_campaign(tmp_path / "with")
+    alpha = with_cache / "inbox" / "ALPHA.xlsx"
+    first = pipeline.check(with_cache, [alpha, alpha])
+    assert first.submissions[0] is not first.submissions[1]
+    found = pipeline.check(with_cache, [alpha, alpha])  # found kept, each its own
+    assert found.submissions[0] is not found.submissions[1]
+    monkeypatch.setenv(CACHE_ENV, "off")
+    without = example_campaign(tmp_path / "without")
+    plain = pipeline.check(without, [without / "inbox" / "ALPHA.xlsx"] * 2)
+    assert codes(first) == codes(found) == codes(plain)
