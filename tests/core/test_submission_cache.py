@@ -145,6 +145,12 @@ def test_the_campaign_folder_holds_nothing_of_the_cache(tmp_path: Path, kept: Pa
     assert _entries(kept)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
+def test_the_readings_kept_are_the_users_alone(tmp_path: Path, kept: Path) -> None:
+    pipeline.check(example_campaign(tmp_path / "c"))  # the players' orders are in them
+    assert all(entry.stat().st_mode & 0o077 == 0 for entry in _entries(kept))
+
+
 def test_off_keeps_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_ENV, "off")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
