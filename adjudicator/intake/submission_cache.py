@@ -77,7 +77,10 @@ class SubmissionCache:
 
     def put(self, submission: Submission, payload: bytes | None) -> None:
         """Keep ``payload``, the pickle of ``submission``, under its workbook's name and the bytes it read. A
-        reading that cannot be kept (no pickle, a folder that cannot be written) is simply not kept."""
+        reading that cannot be kept (no pickle, a folder that cannot be written) is simply not kept. Not
+        writing.py's ``_atomic``: an entry stays the user's alone (mkstemp's mode 600, which ``_atomic`` opens to
+        the umask's), needs no flush to disk (an entry lost is read anew, a torn one fails its digest), and its
+        pieces left by a write that never ended are found by :meth:`prune` by their suffix."""
         if payload is None:
             return
         entry = self.entry(submission.path.name, submission.sha256)

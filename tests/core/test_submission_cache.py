@@ -29,7 +29,8 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the workbooks read anew (not found kept), in this process and in the writer's workers."""
+    """The names of the workbooks read anew (not found kept), every one in this process (one process: the
+    workers' reads would not be counted here)."""
     read: list[str] = []
     real = submissions.load_submission
 

@@ -435,6 +435,4 @@ def _lines(value: Any, width: float) -> int:
     if value is None:
         return 1
     text, per_line = str(value), max(int(width * 1.1), 1)
-    if "\n" not in text:
-        return -(-len(text) // per_line) or 1
-    return sum(-(-len(line) // per_line) or 1 for line in text.split("\n"))
+    return sum(-(-len(line) // per_line) or 1 for line in (text.split("\n") if "\n" in text else (text,)))
