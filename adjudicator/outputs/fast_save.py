@@ -142,6 +142,15 @@ def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
         out.close()
     finally:
         writer.close()
+        let_go(out)
+
+
+def let_go(out: Any) -> None:
+    """Break the one cycle of an XlsxWriter workbook (each worksheet holds its workbook's ``add_format``), so
+    that the workbook and its cells are freed as soon as it is dropped, not left for the cycle collector to
+    find among everything alive: the cells of a large tab are hundreds of thousands of objects."""
+    for sheet in out.worksheets_objs:
+        sheet.workbook_add_format = None
 
 
 # --------------------------------------------------------------------------------------------- checks

@@ -61,6 +61,20 @@ def test_jobs_run_in_other_processes_in_order_and_errors_come_back(monkeypatch: 
     assert {pid for _, pid in parallel.in_parallel([lambda n=n: (n, os.getpid()) for n in range(6)])} == {os.getpid()}
 
 
+def _collecting() -> bool:
+    return gc.isenabled()
+
+
+def test_a_worker_runs_each_job_with_the_collector_held_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a job makes lives until it ends: collections in between only walk it (parallel.py's docstring)."""
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    assert gc.isenabled()
+    assert parallel.in_parallel([_collecting] * 6) == [False] * 6
+    assert gc.isenabled()
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")
+    assert parallel.in_parallel([_collecting] * 6) == [True] * 6  # in one process, as if called directly
+
+
 def _resident_mb() -> float:
     found = re.search(r"VmRSS:\s+(\d+) kB", Path("/proc/self/status").read_text())
     assert found

@@ -122,3 +122,32 @@ def test_the_bytes_do_not_depend_on_the_time_zone_and_every_member_has_one_date(
     assert saved[0] == saved[1] == saved[2]
     with zipfile.ZipFile(tmp_path / "UTC.xlsx") as archive:
         assert {info.date_time for info in archive.infolist()} == {ZIP_DATE}
+
+
+def test_a_saved_workbook_is_freed_without_the_cycle_collector(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """XlsxWriter's workbook and its worksheets hold each other: left so, every saved workbook's cells waited for
+    the cycle collector, which walked them again and again (parallel.py's docstring). Once saved, nothing of it
+    is left alive when the collector does not run."""
+    import gc
+    import weakref
+
+    import xlsxwriter
+
+    made: list[weakref.ref[object]] = []
+    real = xlsxwriter.Workbook
+
+    class Seen(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(weakref.ref(self))
+
+    monkeypatch.setattr(xlsxwriter, "Workbook", Seen)
+    gc.collect()
+    gc.disable()
+    try:
+        assert atomic_save_fast(_workbook(), tmp_path / "results.xlsx")
+        assert made and all(ref() is None for ref in made)
+    finally:
+        gc.enable()
+    assert openpyxl.load_workbook(tmp_path / "results.xlsx")["Ledger T01"]["A3"].value == "Ore"
