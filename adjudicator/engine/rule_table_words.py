@@ -15,13 +15,13 @@ few words (Galactic War's unit ``class``: ship, fighter...) as the ruleset's ``r
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from adjudicator.engine.close_matches import close_matches
 from adjudicator.i18n import LANGUAGES, Joined, Msg, gettext_in, ruleset_catalog
 from adjudicator.intake.names import NameReader, key
 
@@ -70,7 +70,7 @@ class TableWords:
         for code in legal:
             for spelling in (code, *self.spellings(code)):
                 spelled.setdefault(key(spelling), code)
-        near = difflib.get_close_matches(key(_text(typed)), list(spelled), n=n * 3, cutoff=0.6)
+        near = close_matches(key(_text(typed)), spelled, n=n * 3, cutoff=0.6)
         return list(dict.fromkeys(spelled[k] for k in near))[:n]
 
     def listed(self, codes: Iterable[str]) -> Joined:

@@ -13,12 +13,12 @@ the legal value.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.engine.close_matches import close_matches
 from adjudicator.engine.presentation import offered_in
 from adjudicator.engine.problems import Problem, ProblemList, Severity
 from adjudicator.engine.sheets import Kind, records
@@ -114,8 +114,7 @@ class NameReader:
         keys, typed_key = self._keys, key(typed)
         near = self._near.get((typed_key, n))
         if near is None:
-            near = self._near[typed_key, n] = [keys[k] for k in difflib.get_close_matches(typed_key, list(keys), n=n,
-                                                                                          cutoff=0.5)]
+            near = self._near[typed_key, n] = [keys[k] for k in close_matches(typed_key, keys, n=n, cutoff=0.5)]
         return list(near)
 
 
