@@ -619,9 +619,7 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes | Theirs], marks: S
         taken_ids = {r.id for r in relations}
         drawing_id = free_name({i: b"" for i in taken_ids}, "rIdAdjudicator{}")
         comments_id = free_name({i: b"" for i in taken_ids | {drawing_id}}, "rIdAdjudicator{}")
-        xml = with_legacy_drawing(xml, drawing_id)
-        check_well_formed(xml, part + " (composed)")
-        changed[part] = xml
+        changed[part] = with_legacy_drawing(xml, drawing_id)
         rows = [relation_xml(r.id, r.type, r.target, r.external) for r in relations]
         rows.append(relation_xml(drawing_id, REL + "vmlDrawing", "/" + drawing_part, False))
         rows.append(relation_xml(comments_id, REL + "comments", "/" + comments_part, False))
@@ -631,9 +629,9 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes | Theirs], marks: S
             xml = changed.get(part, parts[part])
             unselected = _unselected(xml)
             if unselected != xml:
-                _player_sheet(xml, part)
-                check_well_formed(unselected, part + " (composed)")
-                changed[part] = unselected
+                changed[part] = _player_sheet(unselected, part)
+    for part, xml in changed.items():  # each changed sheet checked once, as it is written
+        check_well_formed(xml, part + " (composed)")
     # the new tabs, their shared strings inline, their parts copied
     strings = shared_strings(theirs.parts.get("xl/sharedStrings.xml"))
     new_sheets: list[tuple[str, str, str]] = []
@@ -715,8 +713,8 @@ def _unselected(xml: bytes) -> bytes:
 
 
 def _player_sheet(xml: bytes, part: str) -> bytes:
-    """A player's sheet to be changed: well-formed, without a DTD, its elements unprefixed."""
-    check_well_formed(xml, part)
+    """A player's sheet to be changed: its elements unprefixed (whether it is well-formed, without a DTD, is
+    checked once it is changed)."""
     if not xml.lstrip().startswith((b"<?xml", b"<worksheet")):
         raise CannotCompose(f"{part}: prefixed")
     return xml

@@ -130,6 +130,31 @@ def test_a_macro_part_is_dropped(checked: tuple[Path, list], tmp_path: Path, mon
     assert openpyxl.load_workbook(path).sheetnames[1:] == openpyxl.load_workbook(submission.path).sheetnames
 
 
+@pytest.mark.parametrize("damage", ["mismatched tag", "DTD"])
+def test_a_player_sheet_not_well_formed_is_never_composed(
+        damage: str, checked: tuple[Path, list], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sheet a copy changes (its marked cells, its selection) is checked once, as it is written: a player's
+    sheet that is not well-formed XML, or that declares a DTD, is never written into a copy."""
+    _, submissions = checked
+    submission = next(s for s in submissions if s.problems.errors)  # its sheets get marked cells
+    player = tmp_path / "player.xlsx"
+    player.write_bytes(submission.path.read_bytes())
+    package = compose.read_package(player)
+    change: dict[str, bytes | None] = {}
+    for _, part, _ in package.sheets:
+        xml = package.parts[part]
+        assert b"</row>" in xml
+        change[part] = (xml.replace(b"</row>", b"</rov>", 1) if damage == "mismatched tag" else
+                        b'<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY e "x">]>' + xml[xml.index(b"<worksheet"):])
+    _rewritten(player, change)
+    copy = type(submission)(player, submission.sha256, submission.problems, submission.identity,
+                            submission.faction, submission.orders, submission.book)
+    monkeypatch.setenv(faction_workbooks.COMPOSE_ENV, "1")
+    wb = faction_workbooks.checked_copy(copy, "en", streamed=True)
+    with pytest.raises(compose.CannotCompose, match="composed"):
+        getattr(wb, compose.COMPOSED).bytes(wb)
+
+
 @pytest.mark.parametrize("broken", ["styles", "drawing"])
 def test_what_composing_is_not_sure_of_falls_back_to_todays_copy(
         broken: str, checked: tuple[Path, list], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
