@@ -101,6 +101,7 @@ class GalacticWar(Ruleset):
     def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
         """Each race's credits, its units by type and system, its docks."""
         return balances(world_from_tables(campaign.tables, campaign.parameters))
+
     def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
         from adjudicator.rulesets.galactic_war.map_view import map_view
 

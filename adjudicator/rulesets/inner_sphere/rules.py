@@ -37,7 +37,14 @@ from adjudicator.rulesets.inner_sphere.orders.base import FactionState
 from adjudicator.rulesets.inner_sphere.orders.common import ACCOUNT, Context, Done, Rejection
 from adjudicator.rulesets.inner_sphere.phases import economy, end_of_turn
 from adjudicator.rulesets.inner_sphere.presentation import InnerSpherePresentation
-from adjudicator.rulesets.inner_sphere.state import World, hex_id, start_world, world_from_tables, world_to_tables
+from adjudicator.rulesets.inner_sphere.state import (
+    World,
+    hex_id,
+    start_world,
+    treasury_from_tables,
+    world_from_tables,
+    world_to_tables,
+)
 from adjudicator.rulesets.inner_sphere.table_words import TABLE_VALUES, TABLE_WORDS
 
 #: Every order of the five order sheets, and when a state's rows of each are checked and paid: 3.1 repairs,
@@ -124,8 +131,9 @@ class InnerSphere(Ruleset):
     # --------------------------------------------------------------- resolve
     def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
         """Each faction's treasury, in C."""
-        treasury = world_from_tables(campaign.tables).treasury
+        treasury = treasury_from_tables(campaign.tables)
         return {(f, ACCOUNT): treasury.get(f, 0) for f in sorted(campaign.factions)}
+
     def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
         from adjudicator.rulesets.inner_sphere.map_view import map_view
 

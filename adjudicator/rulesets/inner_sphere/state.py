@@ -285,14 +285,18 @@ def _int(value: Any, default: int | None = 0) -> int | None:
     return int(float(value))
 
 
+def treasury_from_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Amount]:
+    """Each faction's treasury, in C, from the factions' table alone (the ledger's balances need no world)."""
+    return {key(r["id"]): amount(r.get("treasury")) for r in _rows(tables.get("factions"))}
+
+
 def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     systems = {}
     for r in _rows(tables.get("systems")):
         h = hex_id(r["hex"])
         systems[h] = System(h, str(r.get("name") or h), key(r.get("owner")), r.get("disputed") == "YES",
                             amount(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
-    treasury = {key(r["id"]): amount(r.get("treasury")) for r in _rows(tables.get("factions"))}
-    world = World(systems, treasury)
+    world = World(systems, treasury_from_tables(tables))
     world.research = rules_data.rule_tables(PACKAGE, tables.get("rule_tables"))["research"]
     for r in _rows(tables.get("factories")):
         f = Factory(key(r["id"]), hex_id(r["system"]), str(r["type"]), r.get("damaged") == "YES",

@@ -132,6 +132,7 @@ class StarSectors(Ruleset):
     def balances(self, campaign: Campaign) -> dict[tuple[str, str], Any]:
         """Each treasury, and each fleet by its square."""
         return _balances(world_from_tables(campaign.tables))
+
     def map_view(self, campaign: Campaign, result: TurnResult, reader: str) -> Any:
         from adjudicator.rulesets.star_sectors.map_view import map_view
 
