@@ -9,7 +9,8 @@ faction of the campaign. The outputs write them (a faction's Report tab, the GM'
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from adjudicator.engine.ruleset import ReportTable, TurnResult
 from adjudicator.i18n import Msg, msg
@@ -30,6 +31,22 @@ class Reporter(ABC):
     @abstractmethod
     def gm(self) -> list[ReportTable]:
         """What the GM is shown."""
+
+    def by_faction(self, name: str, rows: Callable[[], Iterable[Any]],
+                   faction_of: Callable[[Any], Iterable[str | None]]) -> dict[str | None, list[Any]]:
+        """The rows that ``rows()`` makes (once a turn, in their order) by the factions ``faction_of`` gives each
+        (each row once under each), and all of them under None: each reader's table is its own rows, in the same
+        order, without a scan or a sort of every faction's rows for each reader (a report is made for every
+        faction: 40 of them sorted 14,000 regiments 40 times)."""
+        cache = self.__dict__.setdefault("_grouped", {})
+        if name not in cache:
+            grouped: dict[str | None, list[Any]] = {None: list(rows())}
+            for row in grouped[None]:
+                for faction in dict.fromkeys(faction_of(row)):
+                    if faction is not None:  # None is every row's key
+                        grouped.setdefault(faction, []).append(row)
+            cache[name] = grouped
+        return cache[name]
 
     def fill(self, result: TurnResult, factions: Iterable[str]) -> TurnResult:
         """``result`` with every faction's report (in ID order) and the GM's."""

@@ -121,16 +121,19 @@ class Reporter(reporting.Reporter):
                            h(N_("Race"), N_("Type"), N_("Count"), N_("Planet"), N_("New units"), N_("Result")), rows)
 
     def units_table(self, race: str | None) -> ReportTable:
+        units = self.by_faction("units", lambda: sorted(self.world.units.values(),
+                                                        key=lambda unit: (unit.race, unit.system, unit.id)),
+                                lambda unit: (unit.race,))
         rows = [[u.race, u.id, type_label(u.type), u.system, u.planet or None, u.aboard or None]
-                for u in sorted(self.world.units.values(), key=lambda u: (u.race, u.system, u.id))
-                if race is None or u.race == race]
+                for u in units.get(race, [])]
         return ReportTable("units", msg("Units at the end of the turn"),
                            h(N_("Race"), N_("ID"), N_("Type"), N_("System"), N_("Planet"), N_("Aboard")), rows)
 
     def planets_table(self, race: str | None) -> ReportTable:
+        planets = self.by_faction("planets", lambda: sorted(self.world.planets.values(), key=lambda planet: planet.id),
+                                  lambda planet: (planet.owner, self.snapshot.planets[planet.id].owner))
         rows = [[p.id, p.system, p.resources, p.owner or None, msg("YES") if p.dock else None]
-                for p in sorted(self.world.planets.values(), key=lambda p: p.id)
-                if race is None or p.owner == race or self.snapshot.planets[p.id].owner == race]
+                for p in planets.get(race, [])]
         return ReportTable("planets", msg("Planets"),
                            h(N_("Planet"), N_("System"), N_("Resources"), N_("Owner"), N_("Space Dock")), rows)
 

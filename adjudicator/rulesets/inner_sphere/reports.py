@@ -6,11 +6,9 @@ another state's treasury, research or production is shown to it (the GM sees eve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any
 
-from adjudicator.dice import Dice, Roll
+from adjudicator.dice import Dice
 from adjudicator.engine import reporting
 from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.reporting import headers as h
@@ -38,7 +36,7 @@ from adjudicator.rulesets.inner_sphere.phases.end_of_turn import Event
 from adjudicator.rulesets.inner_sphere.phases.movement import Movement
 from adjudicator.rulesets.inner_sphere.phases.research import FactoryAttempt, LineResult
 from adjudicator.rulesets.inner_sphere.schemas import EXPERIENCE, LINE_ORDER, MOVE_ACTIONS
-from adjudicator.rulesets.inner_sphere.state import Job, Jumpship, Regiment, System, World, amount
+from adjudicator.rulesets.inner_sphere.state import Job, World, amount
 from adjudicator.rulesets.inner_sphere.vocabulary import factory_text
 
 EXPERIENCE_LABELS = {c.code: c.label for c in EXPERIENCE}
@@ -64,17 +62,6 @@ def describe_job(job: Job, world: World, next_turn: int) -> list[Any]:
         text = msg("New light factory of {system}, working in turn {turn}.", system=system, turn=arrives)
     what = job.name or (msg(UNIT_LABELS[job.item]) if job.kind == "REGIMENT" and job.item in UNIT_LABELS else job.item)
     return [text, job.system, what, arrives]
-
-
-T = TypeVar("T")
-
-
-def _by(items: Iterable[T], owner: Callable[[T], str]) -> dict[str, list[T]]:
-    """``items`` split by their owner, each owner's in the order given."""
-    split: dict[str, list[T]] = {}
-    for item in items:
-        split.setdefault(owner(item), []).append(item)
-    return split
 
 
 class Reporter(reporting.Reporter):
@@ -143,46 +130,21 @@ class Reporter(reporting.Reporter):
 
     def labs(self, faction: str) -> list[list[Any]]:
         return [[lab, line_label(line) if line else "", unlock if unlock is not None else ""]
-                for (_, lab), (line, unlock) in self._labs.get(faction, ())]
-
-    # A report is made for every state: each list below sorted once a turn and split by state, not sorted and
-    # searched whole for each state (40 states: the reports were an eighth of the resolving process's CPU).
-    @cached_property
-    def _regiments(self) -> dict[str, list[Regiment]]:
-        return _by(sorted(self.world.regiments.values(), key=lambda r: r.id), lambda r: r.owner)
-
-    @cached_property
-    def _systems(self) -> dict[str, list[System]]:
-        return _by(sorted(self.world.systems.values(), key=lambda s: s.hex), lambda s: s.owner)
-
-    @cached_property
-    def _jumpships(self) -> dict[str, list[Jumpship]]:
-        return _by(sorted(self.world.jumpships.values(), key=lambda s: s.id), lambda s: s.owner)
-
-    @cached_property
-    def _labs(self) -> dict[str, list[tuple[tuple[str, int], tuple[str, int | None]]]]:
-        return _by(sorted(self.world.labs.items()), lambda item: item[0][0])
-
-    @cached_property
-    def _rolls(self) -> list[Roll]:
-        return self.dice.sorted_log()
-
-    @cached_property
-    def _routes(self) -> list[Any]:
-        return sorted(self.moves.routes, key=lambda x: (x.ship, x.step, x.action == ""))
-
-    @cached_property
-    def _operations(self) -> list[Any]:
-        return sorted(self.agency.ops, key=lambda o: (o.faction, o.row))
+                for (_, lab), (line, unlock) in self.by_faction("labs", lambda: sorted(self.world.labs.items()),
+                                                                lambda item: (item[0][0],)).get(faction, [])]
 
     def forces(self, faction: str) -> list[list[Any]]:
+        regiments = self.by_faction("regiments", lambda: sorted(self.world.regiments.values(), key=lambda g: g.id),
+                                    lambda g: (g.owner,))
         return [[r.id, r.name, msg(UNIT_LABELS[r.type]), msg(EXPERIENCE_LABELS[r.experience]),
                  r.system or "", r.jumpship or "", msg("YES") if r.damaged else msg("NO")]
-                for r in self._regiments.get(faction, ())]
+                for r in regiments.get(faction, [])]
 
     def assets(self, faction: str) -> list[list[Any]]:
         rows = []
-        for s in self._systems.get(faction, ()):
+        systems = self.by_faction("systems", lambda: sorted(self.world.systems.values(), key=lambda y: y.hex),
+                                  lambda y: (y.owner,))
+        for s in systems.get(faction, []):
             factories = Joined(tuple(factory_text(f.id, f.type, f.damaged) for f in self.world.factories_in(s.hex)),
                                ", ")
             disputed = msg("YES") if s.disputed else msg("NO")
@@ -190,19 +152,20 @@ class Reporter(reporting.Reporter):
         return rows
 
     def jumpships(self, faction: str) -> list[list[Any]]:
-        return [[ship.id, ship.hex, ship.cls] for ship in self._jumpships.get(faction, ())]
+        ships = self.by_faction("jumpships", lambda: sorted(self.world.jumpships.values(), key=lambda s: s.id),
+                                lambda s: (s.owner,))
+        return [[ship.id, ship.hex, ship.cls] for ship in ships.get(faction, [])]
 
     def rolls(self, faction: str) -> list[list[Any]]:
         # Espionage dice stay with the GM: they would tell a spy whether its report came from a double agent.
-        return [roll_row(r) for r in self._rolls
+        return [roll_row(r) for r in self.by_faction("rolls", self.dice.sorted_log, lambda r: ())[None]
                 if (f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-"))
                 and not r.purpose.startswith("agency:353:")]
 
     def operations(self, faction: str | None) -> list[list[Any]]:
         rows = []
-        for op in self._operations:
-            if faction is not None and op.faction != faction:
-                continue
+        for op in self.by_faction("ops", lambda: sorted(self.agency.ops, key=lambda o: (o.faction, o.row)),
+                                  lambda o: (o.faction,)).get(faction, []):
             secret = faction is not None and op.op == "353"
             rolls = ["", ""] if secret else [op.nat if op.nat is not None else "", op.eff if op.eff is not None else ""]
             gm = [op.faction] if faction is None else []
@@ -217,9 +180,12 @@ class Reporter(reporting.Reporter):
 
     def routes(self, faction: str | None) -> list[list[Any]]:
         """Each ship's route step by step with what happened and its accident roll (a faction: its own ships)."""
+        steps = self.by_faction("routes", lambda: sorted(self.moves.routes,
+                                                         key=lambda step: (step.ship, step.step, step.action == "")),
+                                lambda step: (step.faction,))
         return [([] if faction else [x.faction]) + [x.ship, x.step, msg(ACTION_LABELS[x.action]) if x.action else "",
                                                     x.hex, x.text, x.roll]
-                for x in self._routes if faction is None or x.faction == faction]
+                for x in steps.get(faction, [])]
 
     def factory_attempts(self, faction: str) -> list[list[Any]]:
         return [[a.system, a.stake, a.chance, a.roll, msg("success") if a.success else msg("failure")]

@@ -75,25 +75,11 @@ class Reporter(reporting.Reporter):
                     self._thefts.append([faction, order.get("project"), str(order.get("victim") or "").upper()])
         return [list(row) for row in self._thefts]
 
-    def _by_faction(self, name: str, rows: Any, faction_of: Any) -> dict[str | None, list[Any]]:
-        """The rows that ``rows()`` makes (once a turn, in their order) by faction, and all of them under None:
-        each reader's table is its own rows, in the same order, without a scan or a sort of every faction's
-        rows for each reader."""
-        cache = self.__dict__.setdefault("_grouped", {})
-        if name not in cache:
-            grouped: dict[str | None, list[Any]] = {None: list(rows())}
-            for row in grouped[None]:
-                for faction in faction_of(row):
-                    if faction is not None:  # None is every row's key
-                        grouped.setdefault(faction, []).append(row)
-            cache[name] = grouped
-        return cache[name]
-
     def income_of(self, faction: str) -> int:
-        earned = self._by_faction("income", lambda: (line for line in self.ledger.lines
-                                                     if line.account == "treasury" and line.phase == "step 4"
-                                                     and line.change > 0),
-                                  lambda line: (line.faction,))
+        earned = self.by_faction("income", lambda: (line for line in self.ledger.lines
+                                                    if line.account == "treasury" and line.phase == "step 4"
+                                                    and line.change > 0),
+                                 lambda line: (line.faction,))
         return sum(line.change for line in earned.get(faction, ()))
 
     def summary(self, faction: str) -> ReportTable:
@@ -109,9 +95,9 @@ class Reporter(reporting.Reporter):
         ])
 
     def fleets(self, faction: str | None) -> ReportTable:
-        keys = self._by_faction("fleets", lambda: sorted({*self.snapshot.fleets, *self.after_moves.fleets,
-                                                          *self.world.fleets}, key=lambda k: (k[1], k[0])),
-                                lambda k: (k[0],)).get(faction, [])
+        keys = self.by_faction("fleets", lambda: sorted({*self.snapshot.fleets, *self.after_moves.fleets,
+                                                         *self.world.fleets}, key=lambda k: (k[1], k[0])),
+                               lambda k: (k[0],)).get(faction, [])
         rows = [
             [f, s, self.snapshot.value(f, s), self.after_moves.value(f, s), self.world.value(f, s)]
             for f, s in keys
@@ -122,7 +108,7 @@ class Reporter(reporting.Reporter):
 
     def battles(self, faction: str | None) -> ReportTable:
         rows = []
-        for fight in self._by_faction("fights", lambda: self.fights, lambda fight: set(fight.key)).get(faction, []):
+        for fight in self.by_faction("fights", lambda: self.fights, lambda fight: set(fight.key)).get(faction, []):
             for square, value_a, value_b in fight.squares:
                 result = self.results[fight.key]
                 if self.campaign.parameters["allow_per_square_results"]:
@@ -139,13 +125,13 @@ class Reporter(reporting.Reporter):
 
     def moved(self, faction: str | None) -> ReportTable:
         """The moves carried out (a faction sees its own; the GM sees all)."""
-        moves = self._by_faction("moves", lambda: sorted(self.moves, key=lambda m: (m[0].faction, m[0].row)),
-                                 lambda m: (m[0].faction,))
+        moves = self.by_faction("moves", lambda: sorted(self.moves, key=lambda m: (m[0].faction, m[0].row)),
+                                lambda m: (m[0].faction,))
         rows = [[order.faction, order.square, order.to, amount] for order, amount in moves.get(faction, [])]
         return ReportTable("moves", msg("Moves"), h(N_("Faction"), N_("From"), N_("To"), N_("R moved")), rows)
 
     def control(self, faction: str | None) -> ReportTable:
-        held = self._by_faction("held", lambda: sorted(self.held.items()), lambda item: (item[1],))
+        held = self.by_faction("held", lambda: sorted(self.held.items()), lambda item: (item[1],))
         rows = [[square, holder, self.world.squares[square].income] for square, holder in held.get(faction, [])]
         return ReportTable("control", msg("Control and income"),
                            h(N_("Square"), N_("Controlled by"), N_("Income")), rows)
@@ -155,8 +141,8 @@ class Reporter(reporting.Reporter):
                            h(N_("Thief"), N_("Component"), N_("Victim")), self.thefts())
 
     def _projects(self) -> dict[str | None, list[Any]]:
-        return self._by_faction("projects", lambda: sorted(self.world.projects.values(), key=lambda p: p.id),
-                                lambda p: (p.faction,))
+        return self.by_faction("projects", lambda: sorted(self.world.projects.values(), key=lambda p: p.id),
+                               lambda p: (p.faction,))
 
     def projects(self, faction: str | None) -> ReportTable:
         rows = [
