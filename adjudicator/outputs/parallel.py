@@ -15,9 +15,10 @@ parent collects its garbage, gives the C heap's free pages back (glibc's ``mallo
 left (``gc.freeze``: the workers' collector never walks, so never copies, the inherited objects). A worker's
 collector is held off while a job runs: what a job makes lives until it ends (a workbook's cells, until it is
 saved), and the collections in between only walked it again and again (a tenth of the CPU of a 40-state
-turn's writing, finding almost nothing). After each job the worker collects that job's garbage (a short walk:
-only the job's own objects), so one job's workbook is not carried into the next one's peak (the worker column
-of benchmarks/bench.py's scaling table).
+turn's writing, finding almost nothing). What a job leaves in cycles meanwhile (a drawn map's figure) waits for
+its end: the largest worker of a 160-faction turn peaked 25 MB higher (448 MB). After each job the worker
+collects that job's garbage (a short walk: only the job's own objects), so one job's workbook is not carried
+into the next one's peak (the worker column of benchmarks/bench.py's scaling table).
 """
 
 from __future__ import annotations
