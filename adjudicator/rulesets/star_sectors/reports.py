@@ -108,7 +108,7 @@ class Reporter(reporting.Reporter):
 
     def battles(self, faction: str | None) -> ReportTable:
         rows = []
-        for fight in self.by_faction("fights", lambda: self.fights, lambda fight: set(fight.key)).get(faction, []):
+        for fight in self.by_faction("fights", lambda: self.fights, lambda fight: fight.key).get(faction, []):
             for square, value_a, value_b in fight.squares:
                 result = self.results[fight.key]
                 if self.campaign.parameters["allow_per_square_results"]:
