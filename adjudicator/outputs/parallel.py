@@ -17,8 +17,12 @@ collector is held off while a job runs: what a job makes lives until it ends (a 
 saved), and the collections in between only walked it again and again (a tenth of the CPU of a 40-state
 turn's writing, finding almost nothing). What a job leaves in cycles meanwhile (a drawn map's figure) waits for
 its end: the largest worker of a 160-faction turn peaked 25 MB higher (448 MB). After each job the worker
-collects that job's garbage (a short walk: only the job's own objects), so one job's workbook is not carried
-into the next one's peak (the worker column of benchmarks/bench.py's scaling table).
+collects that job's garbage (a short walk: only the youngest generation, which holds all the job made), so one
+job's workbook is not carried into the next one's peak (the worker column of benchmarks/bench.py's scaling
+table). Jobs run in one process (one worker asked for, fewer than four jobs, or a system without ``fork``, as
+Windows, where the workbook's button runs the adjudicator) are run the same way: in a 40-state turn's writing
+the collector had walked the whole campaign and turn some hundred times (120 s of CPU in one process; 101 s
+so).
 """
 
 from __future__ import annotations
@@ -30,7 +34,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from adjudicator.quiet_collector import collector_paused
 
 T = TypeVar("T")
 
@@ -71,13 +74,26 @@ def release_free_memory() -> None:
             pass
 
 
-def _run(index: int) -> object:
+def _run_one(job: Callable[[], T]) -> T:
+    """``job``'s answer, the collector held off while it runs, then its garbage collected (the module's
+    docstring). All the job made is young then (no collection ran meanwhile), so collecting the youngest
+    generation alone finds it, without walking what lived before the job: in a worker, what its earlier jobs
+    kept; in one process, the campaign and the turn's outcome as well (a whole collection after each job walked
+    them again and again: a tenth of a 40-state turn's CPU in one process)."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        with collector_paused():  # the module's docstring
-            return _JOBS[index]()
+        return job()
     finally:
-        # the job's workbook gone before the next job starts (its pages kept for that job: no trim, no re-faulting)
-        gc.collect()
+        # the job's workbook gone before the next job starts (its pages kept: no trim, no re-faulting), collected
+        # before the collector is back on (else the first object made might start a collection of its own)
+        gc.collect(0)
+        if collecting:
+            gc.enable()
+
+
+def _run(index: int) -> object:
+    return _run_one(_JOBS[index])
 
 
 def in_parallel(jobs: Sequence[Callable[[], T]], first_here: bool = False) -> list[T]:
@@ -89,15 +105,15 @@ def in_parallel(jobs: Sequence[Callable[[], T]], first_here: bool = False) -> li
     global _JOBS
     workers = min(workers_wanted(), len(jobs))
     if workers < 2 or len(jobs) < LEAST_FOR_WORKERS:
-        return [job() for job in jobs]
+        return [_run_one(job) for job in jobs]
     if first_here:
-        first = jobs[0]()
+        first = _run_one(jobs[0])
         return [first, *in_parallel(jobs[1:])]
     import multiprocessing  # here, not at import: a one-workbook check never starts a worker
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [job() for job in jobs]
+        return [_run_one(job) for job in jobs]
     _JOBS = jobs
     release_free_memory()  # the workers inherit no garbage and no free pages
     gc.freeze()  # nor walk the inherited objects: the parent's pages stay shared

@@ -65,14 +65,48 @@ def _collecting() -> bool:
     return gc.isenabled()
 
 
-def test_a_worker_runs_each_job_with_the_collector_held_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a job makes lives until it ends: collections in between only walk it (parallel.py's docstring)."""
-    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+@pytest.mark.parametrize("workers", ["2", "1"])
+def test_each_job_runs_with_the_collector_held_off(monkeypatch: pytest.MonkeyPatch, workers: str) -> None:
+    """What a job makes lives until it ends: collections in between only walk it (parallel.py's docstring); in
+    a worker and in one process alike."""
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", workers)
     assert gc.isenabled()
     assert parallel.in_parallel([_collecting] * 6) == [False] * 6
     assert gc.isenabled()
+    gc.disable()  # a caller that holds it off finds it off after
+    try:
+        assert parallel.in_parallel([_collecting] * 2) == [False] * 2
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def _cycles_left() -> int:
+    """A thousand cycles left behind as garbage, the number of objects they hold."""
+    for n in range(1000):
+        pair: list[object] = [n]
+        pair.append(pair)
+    return 1000
+
+
+def test_in_one_process_each_jobs_garbage_is_collected_young(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After each job, its cycles are collected by a collection of the youngest generation alone: not a whole
+    collection, which walks everything the process holds (the campaign, the turn) once a job."""
     monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")
-    assert parallel.in_parallel([_collecting] * 6) == [True] * 6  # in one process, as if called directly
+    collections: list[tuple[int, int]] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            collections.append((info["generation"], info["collected"]))
+
+    gc.collect()
+    gc.callbacks.append(note)
+    try:
+        assert parallel.in_parallel([_cycles_left] * 3) == [1000] * 3
+    finally:
+        gc.callbacks.remove(note)
+    assert [generation for generation, _ in collections] == [0, 0, 0]
+    assert all(collected >= 1000 for _, collected in collections), collections
 
 
 def _resident_mb() -> float:
