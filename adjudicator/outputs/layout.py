@@ -552,8 +552,14 @@ def inset(indent: float | None) -> float:
     return (indent or 0) * INDENT_WIDTH
 
 
+#: What a number cell holds (a bool, an int of its own kind, is not a number here).
+_NUMBER_TYPES = (int, float, Decimal)
+
+
 def is_number(value: Any, kind: str) -> bool:
-    return isinstance(value, int | float | Decimal) and not isinstance(value, bool) and kind == "n"
+    """Whether a cell of data type ``kind`` holding ``value`` shows a number (the kind first: most cells are
+    texts; the types as a tuple: a union written in the call was built again at every call)."""
+    return kind == "n" and isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool)
 
 
 def numbers_placed(cells: Iterable[tuple[int, int, Any, str]], header: int, first: int,
