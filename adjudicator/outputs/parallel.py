@@ -20,9 +20,9 @@ its end: the largest worker of a 160-faction turn peaked 25 MB higher (448 MB). 
 collects that job's garbage (a short walk: only the youngest generation, which holds all the job made), so one
 job's workbook is not carried into the next one's peak (the worker column of benchmarks/bench.py's scaling
 table). Jobs run in one process (one worker asked for, fewer than four jobs, or a system without ``fork``, as
-Windows, where the workbook's button runs the adjudicator) are run the same way: in a 40-state turn's writing
-the collector had walked the whole campaign and turn some hundred times (120 s of CPU in one process; 101 s
-so).
+Windows, where the workbook's button runs the adjudicator) are run the same way: between a 40-state turn's
+jobs the collector had walked the whole campaign and turn again and again (the turn's writing in one process:
+108 s of CPU before, 94 s so).
 """
 
 from __future__ import annotations
