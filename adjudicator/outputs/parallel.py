@@ -34,7 +34,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-
 T = TypeVar("T")
 
 #: The jobs of the pool being run, inherited by its forked workers (never pickled).
