@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere.orders.common import Context
-from adjudicator.rulesets.inner_sphere.state import Factory, Job, Regiment, World, key, world_from_tables
+from adjudicator.rulesets.inner_sphere.state import Commando, Factory, Job, Regiment, World, key, world_from_tables
 from adjudicator.turn import pipeline
 
 KINDS = ("REPAIR", "REGIMENT", "DEFENCE", "FACTORY_REPAIR", "NEW_FACTORY")
@@ -162,3 +162,18 @@ def test_the_regiments_aboard_are_those_of_the_start_of_the_turn() -> None:
             scanned.setdefault(regiment.jumpship, set()).add(regiment.id)
     assert scanned, "the example has regiments aboard a jumpship"
     assert {ship: set(ids) for ship, ids in ctx.aboard.items()} == scanned
+
+
+def test_the_commandos_that_may_act_are_a_factions_own_from_before_the_turn_by_id() -> None:
+    world = _example_world()
+    world.commandos = {c.id: c for c in (
+        Commando("C9", "DAVION", system="0101", established_turn=2),
+        Commando("C2", "DAVION", regiment="R1", established_turn=1),
+        Commando("C5", "DAVION", system="0202", established_turn=3),  # introduced this turn: not yet
+        Commando("C1", "KURITA", system="0101", established_turn=1),
+    )}
+    ctx = Context({}, 3, None, None, world)  # type: ignore[arg-type]
+    assert [c.id for c in ctx.established("DAVION")] == ["C2", "C9"]
+    assert [c.id for c in ctx.established("KURITA")] == ["C1"]
+    assert ctx.established("STEINER") == ()
+    assert all(c is world.commandos[c.id] for c in ctx.established("DAVION"))  # the start of the turn's own

@@ -12,7 +12,7 @@ from adjudicator.engine.ledger import Amount
 from adjudicator.engine.outcome import Done, Rejection  # noqa: F401 - the engine's, used by every order type
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.rulesets.inner_sphere.data import Tariffs
-from adjudicator.rulesets.inner_sphere.state import World, amount
+from adjudicator.rulesets.inner_sphere.state import Commando, World, amount
 
 #: The ledger account of a treasury, in C (exact: a 31.25 C repair is ``Decimal("-31.25")``).
 ACCOUNT = "treasury"
@@ -70,9 +70,23 @@ class Context:
     snapshot: World
     factions: set[str] = field(default_factory=set)
     plans: dict[str, FactionPlan] = field(default_factory=dict)
+    #: :meth:`established`, by faction.
+    established_by_faction: dict[str, tuple[Commando, ...]] = field(default_factory=dict, init=False,
+                                                                    compare=False, repr=False)
 
     def plan(self, faction: str) -> FactionPlan:
         return self.plans.setdefault(faction, FactionPlan())
+
+    def established(self, faction: str) -> tuple[Commando, ...]:
+        """The commandos of ``faction`` at the start of the turn that may act this turn (introduced before it), by
+        ID. Found once per faction, as :attr:`aboard` is made once: the snapshot is only read while the orders are
+        checked and carried out (every row of an Agency sheet asks)."""
+        found = self.established_by_faction.get(faction)
+        if found is None:
+            found = self.established_by_faction[faction] = tuple(sorted(
+                (c for c in self.snapshot.commandos.values() if c.owner == faction and c.established_turn < self.turn),
+                key=lambda c: c.id))
+        return found
 
     @cached_property
     def aboard(self) -> dict[str, frozenset[str]]:

@@ -6,8 +6,6 @@ once, sorted by (operation, state, row), with dice keyed by operation, state and
 
 from __future__ import annotations
 
-from typing import Any
-
 from adjudicator.dice import Dice
 from adjudicator.engine.outcome import Done, Rejection
 from adjudicator.i18n import msg
@@ -46,11 +44,6 @@ def _no_commando(where: str) -> Rejection:
     return Rejection("E-AG-NOCOM", msg("You have no commando established before this turn in/at {target}.",
                                        target=where), "target",
                      msg("Introduce a commando (342) first: it may act from the next turn."))
-
-
-def _established(snapshot: World, ctx: Context, faction: str) -> list[Any]:
-    return sorted((c for c in snapshot.commandos.values() if c.owner == faction and c.established_turn < ctx.turn),
-                  key=lambda c: c.id)
 
 
 def parse(order: OrderRow, ctx: Context) -> Op | Rejection:
@@ -98,7 +91,7 @@ def parse(order: OrderRow, ctx: Context) -> Op | Rejection:
 def check(op: Op, order: OrderRow, ctx: Context) -> Rejection | None:
     """The operation's own conditions: commandos, range, bribe, factory, status (§4.4)."""
     snapshot, faction = ctx.snapshot, op.faction
-    mine = _established(snapshot, ctx, faction)
+    mine = ctx.established(faction)
     if op.op == "342":
         return commandos.check(op, order, ctx, mine)
     if op.op in ("343", "349", "350", "351", "353"):

@@ -4,6 +4,7 @@ dismantled by purges (their origin revealed) and detected."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.dice import Dice
@@ -19,7 +20,7 @@ def distance_to_own(world: World, faction: str, hex_: str, layout: str) -> int:
     return min((hexmap.distance(h, hex_, layout) for h in own), default=99)
 
 
-def check(op: Op, order: OrderRow, ctx: Context, mine: list[Commando]) -> Rejection | None:
+def check(op: Op, order: OrderRow, ctx: Context, mine: Sequence[Commando]) -> Rejection | None:
     snapshot, params = ctx.snapshot, ctx.params
     op.mode = str(order.get("mode") or "NEW")
     op.bribe = int(order.get("bribe") or 0)
