@@ -177,3 +177,13 @@ def test_the_commandos_that_may_act_are_a_factions_own_from_before_the_turn_by_i
     assert [c.id for c in ctx.established("KURITA")] == ["C1"]
     assert ctx.established("STEINER") == ()
     assert all(c is world.commandos[c.id] for c in ctx.established("DAVION"))  # the start of the turn's own
+
+
+def test_a_factions_own_systems_are_those_it_held_at_the_start_of_the_turn() -> None:
+    world = _example_world()
+    ctx = Context({}, 1, None, None, world)  # type: ignore[arg-type]
+    owners = {system.owner for system in world.systems.values() if system.owner}
+    assert len(owners) > 1, "the example has systems of several states"
+    for owner in owners:
+        assert set(ctx.own_systems(owner)) == {h for h, s in world.systems.items() if s.owner == owner}
+    assert ctx.own_systems("NOBODY") == ()

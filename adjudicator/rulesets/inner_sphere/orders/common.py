@@ -70,9 +70,11 @@ class Context:
     snapshot: World
     factions: set[str] = field(default_factory=set)
     plans: dict[str, FactionPlan] = field(default_factory=dict)
-    #: :meth:`established`, by faction.
+    #: :meth:`established` and :meth:`own_systems`, by faction.
     established_by_faction: dict[str, tuple[Commando, ...]] = field(default_factory=dict, init=False,
                                                                     compare=False, repr=False)
+    own_systems_by_faction: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False,
+                                                               repr=False)
 
     def plan(self, faction: str) -> FactionPlan:
         return self.plans.setdefault(faction, FactionPlan())
@@ -86,6 +88,15 @@ class Context:
             found = self.established_by_faction[faction] = tuple(sorted(
                 (c for c in self.snapshot.commandos.values() if c.owner == faction and c.established_turn < self.turn),
                 key=lambda c: c.id))
+        return found
+
+    def own_systems(self, faction: str) -> tuple[str, ...]:
+        """The hexes of the systems ``faction`` held at the start of the turn, found once per faction (as
+        :meth:`established`: every row introducing a commando measures its distance to them)."""
+        found = self.own_systems_by_faction.get(faction)
+        if found is None:
+            found = self.own_systems_by_faction[faction] = tuple(
+                h for h, s in self.snapshot.systems.items() if s.owner == faction)
         return found
 
     @cached_property

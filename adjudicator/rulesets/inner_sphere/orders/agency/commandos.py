@@ -15,9 +15,9 @@ from adjudicator.rulesets.inner_sphere.orders.common import Context, OrderRow, R
 from adjudicator.rulesets.inner_sphere.state import Commando, World, key
 
 
-def distance_to_own(world: World, faction: str, hex_: str, layout: str) -> int:
-    own = [h for h, s in world.systems.items() if s.owner == faction]
-    return min((hexmap.distance(h, hex_, layout) for h in own), default=99)
+def distance_to_own(ctx: Context, faction: str, hex_: str, layout: str) -> int:
+    """The hexes from ``hex_`` to the nearest system ``faction`` held at the start of the turn (99: none)."""
+    return min((hexmap.distance(h, hex_, layout) for h in ctx.own_systems(faction)), default=99)
 
 
 def check(op: Op, order: OrderRow, ctx: Context, mine: Sequence[Commando]) -> Rejection | None:
@@ -29,7 +29,7 @@ def check(op: Op, order: OrderRow, ctx: Context, mine: Sequence[Commando]) -> Re
         return Rejection("E-AG-BRIBE", msg("The bribe must be 0 to {top} in steps of {step}.", top=top, step=step),
                          "bribe")
     if op.mode == "NEW":
-        far = distance_to_own(snapshot, op.faction, op.target, params["hex_layout"])
+        far = distance_to_own(ctx, op.faction, op.target, params["hex_layout"])
         if far > int(params["commando_range"]):
             return Rejection("E-AG-RANGE", msg("{system} is {n} hexes from your nearest system (max {max}).",
                                                system=op.target, n=far, max=params["commando_range"]), "target")
