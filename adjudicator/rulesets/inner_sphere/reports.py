@@ -15,7 +15,7 @@ from adjudicator.engine.reporting import headers as h
 from adjudicator.engine.ruleset import Campaign, ReportTable
 from adjudicator.i18n import N_, Joined, msg
 from adjudicator.rulesets.inner_sphere.data import bonuses
-from adjudicator.rulesets.inner_sphere.dice_viewers import roll_label
+from adjudicator.rulesets.inner_sphere.dice_viewers import roll_label, roll_viewers
 from adjudicator.rulesets.inner_sphere.gm import shown_id
 from adjudicator.rulesets.inner_sphere.orders.agency.common import Agency, op_label
 from adjudicator.rulesets.inner_sphere.orders.common import (
@@ -157,10 +157,12 @@ class Reporter(reporting.Reporter):
         return [[ship.id, ship.hex, ship.cls] for ship in ships.get(faction, [])]
 
     def rolls(self, faction: str) -> list[list[Any]]:
-        # Espionage dice stay with the GM: they would tell a spy whether its report came from a double agent.
-        return [roll_row(r) for r in self.by_faction("rolls", self.dice.sorted_log, lambda r: ())[None]
-                if (f":{faction}:" in f":{r.purpose}:" or r.purpose.startswith(f"recruits:{faction}-"))
-                and not r.purpose.startswith("agency:353:")]
+        """The rolls ``faction`` sees, as the dice's viewers say (dice_viewers.py: espionage dice stay with the GM,
+        they would tell a spy whether its report came from a double agent)."""
+        factions = self.campaign.factions
+        seen = self.by_faction("rolls", self.dice.sorted_log,
+                               lambda r: roll_viewers([r.purpose], factions)[r.purpose])
+        return [roll_row(r) for r in seen.get(faction, [])]
 
     def operations(self, faction: str | None) -> list[list[Any]]:
         rows = []
