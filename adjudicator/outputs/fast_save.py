@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import re
 import shutil
 import tempfile
@@ -47,6 +48,9 @@ ZIP_DATE = (1980, 1, 31, 0, 0, 0)
 #: The links one sheet may hold (Excel's limit: XlsxWriter refuses the next, with a warning); past them the
 #: workbook is saved by openpyxl.
 LINKS_A_SHEET_HOLDS = 65_530
+_INFINITE = (math.inf, -math.inf)
+#: Column names by number (from 0), as they are met: "A", "B", …
+_COLUMN_NAMES: dict[int, str] = {}
 
 
 class Untranslatable(Exception):
@@ -302,7 +306,7 @@ def _format_properties(style: Any) -> dict[str, Any]:
 def _exact_width_sheet_class() -> type:
     """An XlsxWriter worksheet that stores the very column widths and row heights openpyxl would (XlsxWriter
     rounds both to whole pixels): the sizes the layout computed, so LibreOffice and Excel draw them as before."""
-    from xlsxwriter.utility import xl_rowcol_to_cell_fast
+    from xlsxwriter.utility import _utf16_len, _utf16_truncate, xl_col_to_name, xl_rowcol_to_cell_fast
     from xlsxwriter.worksheet import CellNumberTuple, CellStringTuple
     from xlsxwriter.worksheet import Worksheet as XWorksheet
 
@@ -312,6 +316,8 @@ def _exact_width_sheet_class() -> type:
         early: Any = None  # the sheet's rows, written as soon as its cells were (see write_cells_now)
         rows_written = 0  # the rows before this one (from 0) are in ``early``
         columns_numbered = False
+        pending: list[tuple[int, list[tuple[int, str, Any, Any]]]] | tuple[()] = ()  # put_row's, to write
+        pending_block = 0
 
         def start_early(self, early: Any) -> None:
             """Write the sheet's rows to ``early`` (a text file) as they are done (:meth:`rows_done`), then the
@@ -320,6 +326,7 @@ def _exact_width_sheet_class() -> type:
             module's docstring). Only for a sheet whose cells the save does not read again (no chart's data, no
             link)."""
             self.early = early
+            self.pending = []
 
         def rows_done(self, upto: int) -> None:
             """The rows before ``upto`` (from 0) hold all their cells: write them, in whole blocks of 16 rows
@@ -355,9 +362,135 @@ def _exact_width_sheet_class() -> type:
                     self.fh = written
                 self.columns_numbered = True
 
+        def put_row(self, row: int, cells: list[tuple[int, Any, str, Any]]) -> None:
+            """The cells of the row ``row`` (from 0), all at once: each (column from 0, value, kind as
+            streamed.cell_value makes it — "s", "n", "b" —, XlsxWriter format or None), columns ascending, a
+            value None being a blank cell written for its format alone. Written to ``early`` (the sheet must
+            be written early: :meth:`start_early`) in the very bytes XlsxWriter's save writes of the same
+            cells, without holding each cell in XlsxWriter's table as an object of its own: each 16 rows
+            (the block whose columns a row's ``spans`` gives) as soon as the next block's first row comes, the
+            rest by :meth:`write_cells_now`. Rows come in ascending order, none twice, and no cell of them is
+            written another way; a row's height is set (``set_row``) before its cells come."""
+            if row >= self.xls_rowmax:
+                return  # past the sheet's last row: XlsxWriter drops the cell (_check_dimensions)
+            block = row >> 4
+            if self.pending and block != self.pending_block:
+                self._write_pending()
+            kept: list[tuple[int, str, Any, Any]] = []  # (column, how it is written, what, format)
+            shared = self.str_table._get_shared_string_index  # noqa: SLF001
+            half_longest = self.xls_strmax // 2
+            for col, value, kind, fmt in cells:
+                if col >= self.xls_colmax:
+                    continue
+                if value is None:
+                    if fmt is not None:
+                        kept.append((col, "", None, fmt))
+                elif kind == "s":
+                    if len(value) > half_longest:  # maybe past Excel's longest text: XlsxWriter cuts it
+                        self._write_string(row, col, value, fmt)
+                        kept.append((col, "x", None, None))
+                    else:
+                        kept.append((col, "s", shared(value), fmt))  # numbered as XlsxWriter numbers them
+                elif kind == "b":
+                    kept.append((col, "b", 1 if value else 0, fmt))
+                else:
+                    number = float(value) if isinstance(value, Decimal) else value
+                    if number.__class__ is float and (number != number or number in _INFINITE):
+                        self._write_number(row, col, number, fmt)  # an error cell, as XlsxWriter makes it
+                        kept.append((col, "x", None, None))
+                    else:
+                        kept.append((col, "n", number, fmt))
+            if not kept:
+                return
+            if any(kept[i][0] >= kept[i + 1][0] for i in range(len(kept) - 1)):
+                kept.sort(key=lambda cell: cell[0])  # XlsxWriter writes a row's cells by column
+            if self.dim_rowmin is None or row < self.dim_rowmin:  # _check_dimensions of each cell
+                self.dim_rowmin = row
+            if self.dim_rowmax is None or row > self.dim_rowmax:
+                self.dim_rowmax = row
+            first, last = kept[0][0], kept[-1][0]
+            if self.dim_colmin is None or first < self.dim_colmin:
+                self.dim_colmin = first
+            if self.dim_colmax is None or last > self.dim_colmax:
+                self.dim_colmax = last
+            self.pending.append((row, kept))
+            self.pending_block = block
+
+        def text_written_again(self, text: str) -> None:
+            """What XlsxWriter's writing of ``text`` again in a cell already holding it does: the text counted
+            once more in the shared strings' ``count`` (a merged range's first cell is written twice)."""
+            if len(text) > self.xls_strmax // 2 and _utf16_len(text) > self.xls_strmax:
+                text = _utf16_truncate(text, self.xls_strmax)
+            self.str_table._get_shared_string_index(text)  # noqa: SLF001
+
+        def _write_pending(self) -> None:
+            """The rows :meth:`put_row` holds (one block of 16) written to ``early`` with the rows before them
+            that XlsxWriter holds (a height alone), as XlsxWriter's ``_write_rows`` writes them."""
+            rows, self.pending = self.pending, []
+            start = self.pending_block << 4
+            self._write_rows_to_early(start)  # the rows before the block: a height alone, or none
+            columns = _COLUMN_NAMES
+            row_info, col_info = self.row_info, self.col_info
+            span = f"{min(kept[0][0] for _, kept in rows) + 1}:{max(kept[-1][0] for _, kept in rows) + 1}"
+            marks: dict[int, str] = {}  # by format's id: its ' s="…"' (formats live as long as the workbook)
+            written, self.fh = self.fh, self.early
+            out: list[str] = []
+            try:
+                held = {row: kept for row, kept in rows}
+                for row in range(max(start, self.dim_rowmin), min(start + 16, self.dim_rowmax + 1)):
+                    kept = held.get(row)
+                    info = row_info.get(row)
+                    if kept is None:
+                        if info is not None:  # a height alone
+                            self.fh.write("".join(out))
+                            out.clear()
+                            self._write_row(row, span, info, empty_row=True)
+                        continue
+                    if info is None:
+                        out.append(f'<row r="{row + 1}" spans="{span}">')
+                    else:
+                        self.fh.write("".join(out))
+                        out.clear()
+                        self._write_row(row, span, info)
+                    number = str(row + 1)
+                    for col, how, what, fmt in kept:
+                        if how == "x":  # a cell XlsxWriter holds: written by its own writer
+                            self.fh.write("".join(out))
+                            out.clear()
+                            self._write_cell(row, col, self.table[row].pop(col))
+                            continue
+                        if fmt is None:  # the row's format, else the column's (XlsxWriter's order)
+                            fmt = info.row_format if info is not None and info.row_format else None
+                            if fmt is None and col in col_info:
+                                fmt = col_info[col].column_format
+                        if fmt is None:
+                            mark = ""
+                        else:
+                            mark = marks.get(id(fmt))
+                            if mark is None:
+                                mark = marks[id(fmt)] = f' s="{fmt._get_xf_index()}"'  # noqa: SLF001
+                        name = columns.get(col) or columns.setdefault(col, xl_col_to_name(col))
+                        if how == "s":
+                            out.append(f'<c r="{name}{number}"{mark} t="s"><v>{what}</v></c>')
+                        elif how == "n":
+                            out.append(f'<c r="{name}{number}"{mark}><v>{what:.16G}</v></c>')
+                        elif how == "b":
+                            out.append(f'<c r="{name}{number}"{mark} t="b"><v>{what}</v></c>')
+                        else:
+                            out.append(f'<c r="{name}{number}"{mark}/>')
+                    out.append("</row>")
+                self.fh.write("".join(out))
+            finally:
+                self.fh = written
+            for row in held:
+                self.table.pop(row, None)
+            self.rows_written = start + 16
+
         def _write_rows_to_early(self, end: int) -> None:
             """Rows ``rows_written`` to ``end`` (excluded) written to ``early`` as the save writes them, their
             cells let go."""
+            if self.pending:
+                self._write_pending()
             self._number_columns()
             start = self.rows_written
             low, high, written = self.dim_rowmin, self.dim_rowmax, self.fh

@@ -48,6 +48,7 @@ from adjudicator.outputs.streamed import (
     _memo_value,
     _shown,
     cell_value,
+    rows_put_straight,
     write_cell,
     write_sizes,
     write_view_and_print,
@@ -289,13 +290,14 @@ def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> Non
     laid = table.lay_out()
     write_sizes(laid, tab, sheet, fmt)
     heights = sheet.heights  # write_sizes' exact heights (fast_save.py's sheet), each row's added as it is found
+    put_row = rows_put_straight(sheet)
     rows_done = getattr(sheet, "rows_done", None)  # fast_save.py's sheet: rows written as they are done
     done_at = CHUNK_ROWS
     for height, cells in table.written():
         if not cells:
             continue
         r = cells[0][0] - 1
-        if r >= done_at and rows_done is not None:
+        if r >= done_at and rows_done is not None and put_row is None:
             rows_done(r)
             done_at = r + CHUNK_ROWS
         if height is not None:
@@ -304,6 +306,9 @@ def write_table(tab: Tab, sheet: Any, fmt: Callable[[Style | None], Any]) -> Non
             # write_laid sets every height before any cell, when XlsxWriter counts column A in the sheet's
             # dimension: the same here, whichever cells came first
             sheet._check_dimensions(r, 0)  # noqa: SLF001
+        if put_row is not None:
+            put_row(r, [(col - 1, value, kind, fmt(style)) for _, col, value, kind, style in cells])
+            continue
         for row, col, value, kind, style in cells:
             write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
     write_view_and_print(laid, tab, sheet)

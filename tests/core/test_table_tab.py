@@ -86,6 +86,7 @@ def test_a_ledger_of_many_lines_is_the_same_both_ways(monkeypatch: pytest.Monkey
         done.append((held, len(sheet.table)))
 
     monkeypatch.setattr(fast_save._sheet_class(), "rows_done", watched)  # noqa: SLF001
+    monkeypatch.setattr(streamed, "ROWS_STRAIGHT", False)  # cell by cell (test_rows_put_straight.py: a row at a time)
     from_rows, from_cells = _both_ways(tab, monkeypatch)
     assert from_rows == from_cells
     assert done == [(4096, 0)]  # the first 4,096 rows written and let go as the next is made
