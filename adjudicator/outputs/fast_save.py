@@ -49,6 +49,9 @@ ZIP_DATE = (1980, 1, 31, 0, 0, 0)
 #: workbook is saved by openpyxl.
 LINKS_A_SHEET_HOLDS = 65_530
 _INFINITE = (math.inf, -math.inf)
+#: The kind of a cell handed to a sheet's ``put_row`` that XlsxWriter's own writer writes in its table (a link):
+#: its value is what writes it, and the row takes it from that table.
+HELD = "held"
 #: Column names by number (from 0), as they are met: "A", "B", …
 _COLUMN_NAMES: dict[int, str] = {}
 
@@ -365,12 +368,15 @@ def _exact_width_sheet_class() -> type:
         def put_row(self, row: int, cells: list[tuple[int, Any, str, Any]]) -> None:
             """The cells of the row ``row`` (from 0), all at once: each (column from 0, value, kind as
             streamed.cell_value makes it — "s", "n", "b" —, XlsxWriter format or None), columns ascending, a
-            value None being a blank cell written for its format alone. Written to ``early`` (the sheet must
-            be written early: :meth:`start_early`) in the very bytes XlsxWriter's save writes of the same
-            cells, without holding each cell in XlsxWriter's table as an object of its own: each 16 rows
-            (the block whose columns a row's ``spans`` gives) as soon as the next block's first row comes, the
-            rest by :meth:`write_cells_now`. Rows come in ascending order, none twice, and no cell of them is
-            written another way; a row's height is set (``set_row``) before its cells come."""
+            value None being a blank cell written for its format alone; of kind :data:`HELD`, the value is what
+            writes the cell with XlsxWriter's own writer (a link: its ``write_url``), called in its turn.
+
+            Written to ``early`` (the sheet must be written early: :meth:`start_early`) in the very bytes
+            XlsxWriter's save writes of the same cells, without holding each cell in XlsxWriter's table as an
+            object of its own: each 16 rows (the block whose columns a row's ``spans`` gives) as soon as the
+            next block's first row comes, the rest by :meth:`write_cells_now`. Rows come in ascending order,
+            none twice, and no cell of them is written another way; a row's height is set (``set_row``) before
+            its cells come."""
             if row >= self.xls_rowmax:
                 return  # past the sheet's last row: XlsxWriter drops the cell (_check_dimensions)
             block = row >> 4
@@ -382,7 +388,10 @@ def _exact_width_sheet_class() -> type:
             for col, value, kind, fmt in cells:
                 if col >= self.xls_colmax:
                     continue
-                if value is None:
+                if kind is HELD:  # written now by XlsxWriter's own writer (a link), then from its table
+                    value()
+                    kept.append((col, "x", None, None))
+                elif value is None:
                     if fmt is not None:
                         kept.append((col, "", None, fmt))
                 elif kind == "s":
@@ -680,15 +689,14 @@ class _Writer:
             for name, defined in ws.defined_names.items():
                 out.define_name(f"{_quoted(ws.title)}!{name}", "=" + defined.attr_text)
             # its rows written now and its cells let go, but for the cells XlsxWriter reads again when it saves:
-            # a chart's data (cached in the chart) and a link's cell. A streamed tab without links from its first
-            # rows: a table's rows are written as they are made (table_tab.py)
+            # a chart's data (cached in the chart) and a link's cell (whether it holds a text: an openpyxl
+            # sheet's may not). A streamed tab from its first rows, a table's as they are made (table_tab.py):
+            # its links' cells are all texts (streamed.write_link), which the save then finds as it would
             keep = charted is None or ws.title in charted
             tab = streamed.tab_of(ws)
-            if not keep and tab is not None and not (tab.cells is not None and tab.cells.links):
+            if not keep and tab is not None:
                 sheet.start_early(self.early_file())
             self.sheet(ws, sheet)
-            if sheet.early is not None and sheet.hyperlinks:  # never made: a tab written early has no links
-                raise Untranslatable("a link on a tab written early")
             keep = keep or bool(sheet.hyperlinks)
             sheet.write_cells_now(None if keep or sheet.early is not None else self.early_file())
         active = wb.active

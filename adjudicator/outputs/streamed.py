@@ -656,9 +656,9 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
     fmt = format_of(formats, out)
     write_sizes(laid, tab, sheet, fmt)
     links = laid.links
-    put_row = rows_put_straight(sheet) if not links else None
+    put_row = rows_put_straight(sheet)
     if put_row is not None:
-        _put_rows(laid.cells, put_row, fmt)
+        _put_rows(laid.cells, links, sheet, put_row, fmt)
     else:
         for (row, col), (value, kind, style) in laid.cells:
             if links and (row, col) in links:
@@ -691,8 +691,14 @@ def rows_put_straight(sheet: Any) -> Any:
     return sheet.put_row
 
 
-def _put_rows(cells: list[tuple[tuple[int, int], list[Any]]], put_row: Any, fmt: Any) -> None:
-    """The laid cells (row order) handed to ``put_row`` a row at a time."""
+def _put_rows(cells: list[tuple[tuple[int, int], list[Any]]], links: dict[tuple[int, int], str], sheet: Any,
+              put_row: Any, fmt: Any) -> None:
+    """The laid cells (row order) handed to ``put_row`` a row at a time; a link written by XlsxWriter's own
+    writer in its turn (its text numbered among the shared strings in the cells' order)."""
+    from functools import partial
+
+    from adjudicator.outputs.fast_save import HELD
+
     row_cells: list[tuple[int, Any, str, Any]] = []
     current = 0
     for (row, col), (value, kind, style) in cells:
@@ -701,7 +707,11 @@ def _put_rows(cells: list[tuple[tuple[int, int], list[Any]]], put_row: Any, fmt:
                 put_row(current - 1, row_cells)
             row_cells = []
             current = row
-        row_cells.append((col - 1, value, kind, fmt(style)))
+        if links and (row, col) in links:
+            link = partial(write_link, sheet, row - 1, col - 1, links[(row, col)], value, fmt(style))
+            row_cells.append((col - 1, link, HELD, None))
+        else:
+            row_cells.append((col - 1, value, kind, fmt(style)))
     if row_cells:
         put_row(current - 1, row_cells)
 

@@ -1,9 +1,9 @@
 """A streamed tab's rows written straight to its sheet's file, a row at a time (fast_save.py's ``put_row``), are
-byte for byte what XlsxWriter writes of the same cells put one at a time in its table: tables, stacked reports
-with merged spans, tabs of cells with rows given a height alone, numbers XlsxWriter writes as errors (NaN,
-infinities), texts longer than half Excel's longest (cut, and counted, as XlsxWriter does), a sheet's text
-columns. And a table written so holds one block of 16 rows at a time, none of them in XlsxWriter's table.
-Real .xlsx files written and compared."""
+byte for byte what XlsxWriter writes of the same cells put one at a time in its table and kept there until the
+save: tables, stacked reports with merged spans, tabs of cells with rows given a height alone and links to other
+tabs, numbers XlsxWriter writes as errors (NaN, infinities), texts longer than half Excel's longest (cut, and
+counted, as XlsxWriter does), a sheet's text columns. And a table written so holds one block of 16 rows at a
+time, none of them in XlsxWriter's table. Real .xlsx files written and compared."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ WORDS = ["Flota", "ALFA", "0201", "кредиты", "a cause long enough to need
          "línea\nsegunda", " espacio ", "x" * 70, "B-12", "Ёжик в тумане и ещё немного слов"]
 VALUES = st.one_of(st.none(), st.just(""), st.sampled_from(WORDS), st.integers(-5, 10**17), st.booleans(),
                    st.floats(-1e6, 1e6), st.sampled_from([math.nan, math.inf, -math.inf, -0.0, 1e300]))
+#: How many rows each comparison put straight (the explicit cases check their own).
+PUT: list[int] = []
 ROWS = st.lists(st.lists(VALUES, min_size=0, max_size=7), min_size=0, max_size=40)
 
 
@@ -41,6 +43,8 @@ def _saved(tab: streamed.Tab, straight: bool, monkeypatch: pytest.MonkeyPatch) -
     with monkeypatch.context() as patched:
         patched.setattr(streamed, "ROWS_STRAIGHT", straight)
         patched.setattr(fast_save._sheet_class(), "put_row", counted)  # noqa: SLF001
+        if not straight:  # XlsxWriter's own way: every cell held in its table until the save writes them all
+            patched.setattr(fast_save._sheet_class(), "start_early", lambda sheet, early: None)  # noqa: SLF001
         wb = streamed.stream_new_tabs(openpyxl.Workbook())
         wb.active.title = "Settings"
         wb.active["A1"] = "a sheet of openpyxl cells before the tab"
@@ -54,7 +58,7 @@ def _both_ways(tab: streamed.Tab, monkeypatch: pytest.MonkeyPatch) -> tuple[byte
     straight, put = _saved(tab, True, monkeypatch)
     by_cell, none_put = _saved(tab, False, monkeypatch)
     assert none_put == 0
-    assert put > 0 or not any(tab.rows) and not tab.tables and tab.cells is None  # the straight way was taken
+    PUT.append(put)
     return straight, by_cell
 
 
@@ -77,6 +81,8 @@ def test_a_table_put_straight_is_xlsxwriters_own(headers: list[Any], rows: list[
                        filtered=filtered, wrap_long=wrap_long)
     straight, by_cell = _both_ways(tab, monkeypatch)
     assert straight == by_cell
+    if any(value not in (None, "") for row in [headers, *rows] for value in row):
+        assert PUT[-1] > 0  # written the straight way
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -91,6 +97,7 @@ def test_a_report_put_straight_is_xlsxwriters_own(tables: list[tuple[list[str], 
     tab = streamed.Tab("report", lang, tables=report)
     straight, by_cell = _both_ways(tab, monkeypatch)
     assert straight == by_cell
+    assert PUT[-1] > 0  # a title at least, put straight
 
 
 def test_a_stacked_report_with_spans_is_xlsxwriters_own(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,7 +105,7 @@ def test_a_stacked_report_with_spans_is_xlsxwriters_own(monkeypatch: pytest.Monk
     report = [ReportTable("a", "Movimientos", ["Turno", "Causa", "Flota", "Saldo"], rows),
               ReportTable("b", "Resumen", ["Flota", "Saldo"], [["ALFA", 1], ["БЕТА", 2.5]])]
     straight, by_cell = _both_ways(streamed.Tab("report", "es", tables=report), monkeypatch)
-    assert straight == by_cell
+    assert straight == by_cell and PUT[-1] > 0
     sheet = _sheet_xml(straight)
     assert "<mergeCell " in sheet  # the long column spans columns: merged cells written
     assert 'spans="1:' in sheet
@@ -113,11 +120,31 @@ def test_rows_given_a_height_alone_are_written_in_their_place(monkeypatch: pytes
     cells.put(41, 5, 12.5, "es")
     cells.heights.update({1: 30.0, 4: 45.0, 20: 18.0, 42: 60.0, 90: 22.5})
     straight, by_cell = _both_ways(streamed.Tab("cells", "es", cells=cells), monkeypatch)
-    assert straight == by_cell
+    assert straight == by_cell and PUT[-1] > 0
     sheet = _sheet_xml(straight)
     assert '<row r="4" spans="2:2" ht="45" customHeight="1"/>' in sheet  # in a block of cells: its span
     assert '<row r="20" ht="18" customHeight="1"/>' in sheet  # a block of no cell: no span
     assert sheet.count("<row ") == 10 and '<row r="90" ht="22.5" customHeight="1"/>' in sheet
+
+
+def test_links_among_the_rows_are_xlsxwriters_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab of cells linking to places of another tab (the Changes tab's links to the Report), rows of many
+    blocks: each link written by XlsxWriter's ``write_url`` among cells put straight, in its row."""
+    cells = streamed.Cells()
+    for row in range(1, 60):
+        cells.put(row, 1, f"Flota {row}", "es")
+        cells.put(row, 3, row * 1.5, "es", streamed.PLAIN.number())
+        if row % 7 == 0:
+            cells.put(row, 6, "ver" if row % 2 else row, "es")
+            cells.links[(row, 6)] = f"'Informe T01'!A{row}"
+    cells.links[(61, 2)] = "'Informe T01'!A1"  # a link alone in its row, its cell written by the link itself
+    cells.put(61, 2, "inicio", "es")
+    straight, by_cell = _both_ways(streamed.Tab("cells", "es", cells=cells), monkeypatch)
+    assert straight == by_cell and PUT[-1] > 0
+    sheet = _sheet_xml(straight)
+    assert sheet.count("<hyperlink ") == 9 and 'location="\'Informe T01\'!A14"' in sheet
+    wb = openpyxl.load_workbook(io.BytesIO(straight))
+    assert wb["Tab"]["F14"].value == "14" and wb["Tab"]["F14"].hyperlink.location == "'Informe T01'!A14"
 
 
 def test_texts_longer_than_half_the_longest_are_cut_as_xlsxwriter_cuts_them(
@@ -126,7 +153,7 @@ def test_texts_longer_than_half_the_longest_are_cut_as_xlsxwriter_cuts_them(
     tab = streamed.Tab("table", "en", headers=["a", "b"], rows=[[long_plain, long_astral], [long_astral, 1]],
                        widths=[12, 12], filtered=False, wrap_long=False)
     straight, by_cell = _both_ways(tab, monkeypatch)
-    assert straight == by_cell
+    assert straight == by_cell and PUT[-1] == 3  # the header and two rows
     wb = openpyxl.load_workbook(io.BytesIO(straight))
     assert wb["Tab"]["A2"].value == long_plain
     assert len(wb["Tab"]["B2"].value.encode("utf-16-le")) // 2 <= 32_767
