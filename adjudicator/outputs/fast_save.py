@@ -132,10 +132,10 @@ def save_workbook(wb: Workbook, target: str | Path) -> bool:
 def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
     """Write ``wb`` at ``target`` (a path or a buffer) with XlsxWriter (raises :class:`Untranslatable` before
     writing anything it cannot translate whole)."""
-    import xlsxwriter
+    from adjudicator.outputs.literal_texts import LiteralTextsWorkbook
 
     _refuse_what_is_not_translated(wb)
-    out = xlsxwriter.Workbook(target if isinstance(target, io.BytesIO) else str(target), {
+    out = LiteralTextsWorkbook(target if isinstance(target, io.BytesIO) else str(target), {
         "in_memory": False,  # each sheet's XML in a temporary file (the module's docstring)
         "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
         "nan_inf_to_errors": True})

@@ -132,17 +132,17 @@ def test_a_saved_workbook_is_freed_without_the_cycle_collector(tmp_path: Path,
     import gc
     import weakref
 
-    import xlsxwriter
+    from adjudicator.outputs import literal_texts
 
     made: list[weakref.ref[object]] = []
-    real = xlsxwriter.Workbook
+    real = literal_texts.LiteralTextsWorkbook  # the XlsxWriter workbook save_fast writes with
 
     class Seen(real):  # type: ignore[misc, valid-type]
         def __init__(self, *args: object, **kwargs: object) -> None:
             super().__init__(*args, **kwargs)
             made.append(weakref.ref(self))
 
-    monkeypatch.setattr(xlsxwriter, "Workbook", Seen)
+    monkeypatch.setattr(literal_texts, "LiteralTextsWorkbook", Seen)
     gc.collect()
     gc.disable()
     try:

@@ -1,0 +1,43 @@
+"""An XlsxWriter workbook whose texts are always written as texts.
+
+XlsxWriter writes a shared string that begins with ``<r>`` and ends with ``</r>`` into ``sharedStrings.xml`` as
+it is, unescaped: that is how its own rich strings are kept. A text of a player's workbook shaped so (an order's
+name, a fleet's, a note) would then be read as markup where the project echoes it — in that player's results,
+another faction's, the GM's ``campaign.xlsx`` — drawing other text than the player wrote, or, ill-formed
+(``<r></t></r>``), leaving a workbook no spreadsheet opens. The project writes no rich string, so this
+workbook's packager writes every shared string as a plain text, escaped, as XlsxWriter writes any other
+(:func:`adjudicator.outputs.errors_tab.shared_string`, the Errors tab's own): the same bytes for every text
+but those. XlsxWriter provides for its packager to be replaced (``Workbook._get_packager``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import xlsxwriter
+from xlsxwriter.packager import Packager
+from xlsxwriter.sharedstrings import SharedStrings
+
+
+class _LiteralSharedStrings(SharedStrings):  # type: ignore[misc]
+    def _write_si(self, string: str) -> None:
+        from adjudicator.outputs.errors_tab import shared_string
+
+        self.fh.write("<si>" + shared_string(string) + "</si>")
+
+
+class _LiteralPackager(Packager):  # type: ignore[misc]
+    def _write_shared_strings_file(self) -> None:  # Packager's own, with the shared strings above
+        if not self.workbook.str_table.count:
+            return
+        strings = _LiteralSharedStrings()
+        strings.string_table = self.workbook.str_table
+        strings._set_xml_writer(self._filename("xl/sharedStrings.xml"))  # noqa: SLF001
+        strings._assemble_xml_file()  # noqa: SLF001
+
+
+class LiteralTextsWorkbook(xlsxwriter.Workbook):  # type: ignore[misc]
+    """``xlsxwriter.Workbook``, every shared string written as a plain text (the module's docstring)."""
+
+    def _get_packager(self) -> Any:
+        return _LiteralPackager()
