@@ -44,6 +44,7 @@ import re
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -522,9 +523,15 @@ def inline_strings(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes
     cells, count = XLSXWRITER_CELL.subn(plain, sheet)
     if count != sheet.count(b"<c "):
         cells = _inline_strings_generally(sheet, strings, offset)
-    cells = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), cells)
+    return formats_moved(cells, offset)
+
+
+def formats_moved(sheet: bytes, offset: int) -> bytes:
+    """The formats of the sheet's rows and columns moved by ``offset`` (:func:`inline_strings` moves its cells'
+    too); alone, for a sheet whose cells XlsxWriter's sheet wrote so already (fast_save.py's ``put_row``)."""
+    sheet = re.sub(rb'(<row\b[^>]*?\ss=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset), sheet)
     return re.sub(rb'(<col\b[^>]*?\sstyle=")(\d+)"', lambda m: m.group(1) + b'%d"' % (int(m.group(2)) + offset),
-                  cells)
+                  sheet)
 
 
 def _inline_strings_generally(sheet: bytes, strings: Sequence[bytes], offset: int) -> bytes:
@@ -562,13 +569,14 @@ def _inline_strings_generally(sheet: bytes, strings: Sequence[bytes], offset: in
 
 
 # --------------------------------------------------------------------------------------------- compose
-def compose_bytes(player: Path, new_tabs: Callable[[], bytes | Theirs], marks: Sequence[Mark], tabs: int,
+def compose_bytes(player: Path, new_tabs: Callable[[int], bytes | Theirs], marks: Sequence[Mark], tabs: int,
                   first: bool) -> bytes:
     """The player's workbook at ``player`` with the ``tabs`` sheets of the workbook ``new_tabs`` returns
-    (written by XlsxWriter) merged in: put before the player's sheets (``first``: a checked copy) or after them
-    (results), with their drawings, pictures, charts, comments, links and print names; the first of them made
-    the active and only selected tab. The offending cells of ``marks`` are given the error or warning fill and
-    a comment (each marked sheet's comments and their VML drawing written by :mod:`.cell_comments`)."""
+    (written by XlsxWriter; given the number of the player's cell formats, by which theirs are moved) merged
+    in: put before the player's sheets (``first``: a checked copy) or after them (results), with their
+    drawings, pictures, charts, comments, links and print names; the first of them made the active and only
+    selected tab. The offending cells of ``marks`` are given the error or warning fill and a comment (each
+    marked sheet's comments and their VML drawing written by :mod:`.cell_comments`)."""
     package = read_package(player)
     names = [name for name, _, _ in package.sheets]
     parts = package.parts
@@ -587,8 +595,10 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes | Theirs], marks: S
         text = (previous.text + "\n" + mark.text) if previous else mark.text
         cells[ref] = Mark(mark.sheet, ref, mark.error, text)
     marked_sheets = [name for name in names if name in by_sheet]
+    styles_rel = next(r for r in package.workbook_rels if r.kind == "styles")
+    styles = Styles(parts[styles_rel.part])
     try:
-        made = new_tabs()
+        made = new_tabs(styles.xf_offset)
         theirs = made if isinstance(made, Theirs) else read_theirs(made)
     except (KeyError, zipfile.BadZipFile, SyntaxError) as error:
         raise CannotCompose(f"the new tabs' workbook: {error}") from None
@@ -598,8 +608,6 @@ def compose_bytes(player: Path, new_tabs: Callable[[], bytes | Theirs], marks: S
     if any(name.casefold() in taken for name, _, _ in theirs.sheets[:tabs]):
         raise CannotCompose("a new tab's name is taken")
 
-    styles_rel = next(r for r in package.workbook_rels if r.kind == "styles")
-    styles = Styles(parts[styles_rel.part])
     styles.append_xlsxwriter(theirs.parts["xl/styles.xml"])
     if marked_sheets:
         styles.added["fonts"].append(COMMENT_FONT)
@@ -816,18 +824,23 @@ class ComposedCopy:
         tabs = len(wb.worksheets)
         direct = direct_tab(wb) if self.first else None
         if direct is not None:  # the Errors tab alone: its worksheet written straight (errors_tab.py)
-            return compose_bytes(self.player, lambda: direct, self.marks, tabs, self.first)
+            return compose_bytes(self.player, lambda offset: direct, self.marks, tabs, self.first)
         if isinstance(wb, NewTabs):  # XlsxWriter writes the tabs after all: from openpyxl placeholders
             wb = wb.in_openpyxl()
         layout.lay_out(wb)
 
-        def new_tabs() -> bytes:  # the new tabs alone: the marked cells' comments are written apart
+        def new_tabs(offset: int) -> Theirs:  # the new tabs alone: the marked cells' comments are written apart
             buffer = io.BytesIO()
+            composed: list[str] = []  # the tabs whose cells are written as they are composed, moved by offset
             try:
-                save_fast(wb, buffer)
+                save_fast(wb, buffer, composed_cells=(offset, composed))
             except Untranslatable as error:
                 raise CannotCompose(str(error)) from None
-            return buffer.getvalue()
+            theirs = read_theirs(buffer.getvalue())
+            for name, part, _ in theirs.sheets:
+                if name in composed:
+                    theirs.written[part] = partial(formats_moved, theirs.parts[part])
+            return theirs
 
         return compose_bytes(self.player, new_tabs, self.marks, tabs, self.first)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
 import math
 import re
 import shutil
@@ -129,9 +130,13 @@ def save_workbook(wb: Workbook, target: str | Path) -> bool:
         return False
 
 
-def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
+def save_fast(wb: Workbook, target: str | Path | io.BytesIO,
+              composed_cells: tuple[int, list[str]] | None = None) -> None:
     """Write ``wb`` at ``target`` (a path or a buffer) with XlsxWriter (raises :class:`Untranslatable` before
-    writing anything it cannot translate whole)."""
+    writing anything it cannot translate whole). With ``composed_cells`` (an offset, a list), the new tabs of a
+    workbook compose.py merges into a player's: the streamed tabs' cells are written as composing makes them
+    (texts inline, formats moved by the offset: the number of the player's cell formats), their titles added
+    to the list."""
     from adjudicator.outputs.literal_texts import LiteralTextsWorkbook
 
     _refuse_what_is_not_translated(wb)
@@ -139,7 +144,7 @@ def save_fast(wb: Workbook, target: str | Path | io.BytesIO) -> None:
         "in_memory": False,  # each sheet's XML in a temporary file (the module's docstring)
         "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
         "nan_inf_to_errors": True})
-    writer = _Writer(wb, out)
+    writer = _Writer(wb, out, composed_cells)
     try:
         writer.write()
     except Untranslatable:
@@ -313,6 +318,8 @@ def _exact_width_sheet_class() -> type:
     from xlsxwriter.worksheet import CellNumberTuple, CellStringTuple
     from xlsxwriter.worksheet import Worksheet as XWorksheet
 
+    from adjudicator.outputs.errors_tab import shared_string
+
     class ExactWidths(XWorksheet):  # type: ignore[misc]
         exact: dict[int, float]
         heights: dict[int, float]
@@ -321,6 +328,10 @@ def _exact_width_sheet_class() -> type:
         columns_numbered = False
         pending: list[tuple[int, list[tuple[int, str, Any, Any]]]] | tuple[()] = ()  # put_row's, to write
         pending_block = 0
+        #: The offset of a composed workbook's cell formats and its texts as cells hold them, when the cells are
+        #: written as compose.py's inline_strings makes them (save_fast's ``composed_cells``); else None.
+        composed: tuple[int, dict[str, str]] | None = None
+        strings_by_index: dict[int, bytes] | None = None
 
         def start_early(self, early: Any) -> None:
             """Write the sheet's rows to ``early`` (a text file) as they are done (:meth:`rows_done`), then the
@@ -383,7 +394,11 @@ def _exact_width_sheet_class() -> type:
             if self.pending and block != self.pending_block:
                 self._write_pending()
             kept: list[tuple[int, str, Any, Any]] = []  # (column, how it is written, what, format)
-            shared = self.str_table._get_shared_string_index  # noqa: SLF001
+            if self.composed is None:
+                shared = self.str_table._get_shared_string_index  # noqa: SLF001
+            else:  # the text itself, as composing writes it inline (and no shared string)
+                shared = self.composed[1].get
+                texts = self.composed[1]
             half_longest = self.xls_strmax // 2
             for col, value, kind, fmt in cells:
                 if col >= self.xls_colmax:
@@ -398,8 +413,11 @@ def _exact_width_sheet_class() -> type:
                     if len(value) > half_longest:  # maybe past Excel's longest text: XlsxWriter cuts it
                         self._write_string(row, col, value, fmt)
                         kept.append((col, "x", None, None))
-                    else:
-                        kept.append((col, "s", shared(value), fmt))  # numbered as XlsxWriter numbers them
+                    else:  # numbered as XlsxWriter numbers them; composed: the text as compose writes it
+                        found = shared(value)
+                        if found is None:
+                            found = texts[value] = shared_string(value)
+                        kept.append((col, "s", found, fmt))
                 elif kind == "b":
                     kept.append((col, "b", 1 if value else 0, fmt))
                 else:
@@ -428,6 +446,8 @@ def _exact_width_sheet_class() -> type:
         def text_written_again(self, text: str) -> None:
             """What XlsxWriter's writing of ``text`` again in a cell already holding it does: the text counted
             once more in the shared strings' ``count`` (a merged range's first cell is written twice)."""
+            if self.composed is not None:
+                return  # no shared strings: composed cells hold their texts
             if len(text) > self.xls_strmax // 2 and _utf16_len(text) > self.xls_strmax:
                 text = _utf16_truncate(text, self.xls_strmax)
             self.str_table._get_shared_string_index(text)  # noqa: SLF001
@@ -442,6 +462,10 @@ def _exact_width_sheet_class() -> type:
             row_info, col_info = self.row_info, self.col_info
             span = f"{min(kept[0][0] for _, kept in rows) + 1}:{max(kept[-1][0] for _, kept in rows) + 1}"
             marks: dict[int, str] = {}  # by format's id: its ' s="…"' (formats live as long as the workbook)
+            offset = None if self.composed is None else self.composed[0]
+            unformatted = "" if offset is None else f' s="{offset}"'  # composed: every cell's format given
+            text_cell = ' t="s"><v>' if offset is None else ' t="inlineStr"><is>'
+            text_end = "</v></c>" if offset is None else "</is></c>"
             written, self.fh = self.fh, self.early
             out: list[str] = []
             try:
@@ -466,21 +490,25 @@ def _exact_width_sheet_class() -> type:
                         if how == "x":  # a cell XlsxWriter holds: written by its own writer
                             self.fh.write("".join(out))
                             out.clear()
-                            self._write_cell(row, col, self.table[row].pop(col))
+                            if offset is None:
+                                self._write_cell(row, col, self.table[row].pop(col))
+                            else:
+                                self.fh.write(self._composed_cell(row, col, offset))
                             continue
                         if fmt is None:  # the row's format, else the column's (XlsxWriter's order)
                             fmt = info.row_format if info is not None and info.row_format else None
                             if fmt is None and col in col_info:
                                 fmt = col_info[col].column_format
                         if fmt is None:
-                            mark = ""
+                            mark = unformatted
                         else:
                             mark = marks.get(id(fmt))
                             if mark is None:
-                                mark = marks[id(fmt)] = f' s="{fmt._get_xf_index()}"'  # noqa: SLF001
+                                index = fmt._get_xf_index()  # noqa: SLF001
+                                mark = marks[id(fmt)] = f' s="{index if offset is None else offset + index}"'
                         name = columns.get(col) or columns.setdefault(col, xl_col_to_name(col))
                         if how == "s":
-                            out.append(f'<c r="{name}{number}"{mark} t="s"><v>{what}</v></c>')
+                            out.append(f'<c r="{name}{number}"{mark}{text_cell}{what}{text_end}')
                         elif how == "n":
                             out.append(f'<c r="{name}{number}"{mark}><v>{what:.16G}</v></c>')
                         elif how == "b":
@@ -494,6 +522,25 @@ def _exact_width_sheet_class() -> type:
             for row in held:
                 self.table.pop(row, None)
             self.rows_written = start + 16
+
+        def _composed_cell(self, row: int, col: int, offset: int) -> str:
+            """The cell XlsxWriter holds as its own writer writes it, then as compose.py's inline_strings makes
+            it (its text inline, its format moved by ``offset``)."""
+            from adjudicator.outputs.compose import inline_strings
+
+            written, self.fh = self.fh, io.StringIO()
+            try:
+                self._write_cell(row, col, self.table[row].pop(col))
+                xml = self.fh.getvalue().encode()
+            finally:
+                self.fh = written
+            if self.strings_by_index is None:
+                self.strings_by_index = {}
+            known = self.strings_by_index  # the shared strings by number, as XlsxWriter writes them, as met
+            if len(known) < self.str_table.unique_count:  # numbered in the order they came: the new ones last
+                for text, index in itertools.islice(self.str_table.string_table.items(), len(known), None):
+                    known[index] = shared_string(text).encode()
+            return inline_strings(xml, known, offset).decode()  # type: ignore[arg-type]
 
         def _write_rows_to_early(self, end: int) -> None:
             """Rows ``rows_written`` to ``end`` (excluded) written to ``early`` as the save writes them, their
@@ -640,9 +687,11 @@ def _local_range(ref: str) -> str:
 
 
 class _Writer:
-    def __init__(self, wb: Workbook, out: Any) -> None:
+    def __init__(self, wb: Workbook, out: Any, composed_cells: tuple[int, list[str]] | None = None) -> None:
         self.wb = wb
         self.out = out
+        self.composed_cells = composed_cells
+        self.composed_texts: dict[str, str] = {}  # each text as a composed cell holds it (put_row)
         self.formats: dict[tuple[int, ...], Any] = {}
         self.streamed_formats: dict[Any, Any] = {}
         self.early: list[Any] = []  # the temporary files holding sheets' cells written early
@@ -696,6 +745,9 @@ class _Writer:
             tab = streamed.tab_of(ws)
             if not keep and tab is not None:
                 sheet.start_early(self.early_file())
+                if self.composed_cells is not None and streamed.ROWS_STRAIGHT:  # all its cells put straight
+                    sheet.composed = (self.composed_cells[0], self.composed_texts)
+                    self.composed_cells[1].append(ws.title)
             self.sheet(ws, sheet)
             keep = keep or bool(sheet.hyperlinks)
             sheet.write_cells_now(None if keep or sheet.early is not None else self.early_file())

@@ -405,7 +405,7 @@ def test_a_new_tab_named_like_a_players_sheet_is_not_composed(tmp_path: Path) ->
     player = sorted((root / "inbox").glob("*.xlsx"))[0]
     taken = compose.read_package(player).sheets[0][0]
 
-    def new_tabs() -> bytes:
+    def new_tabs(offset: int) -> bytes:
         buffer = io.BytesIO()
         out = xlsxwriter.Workbook(buffer, {"in_memory": True})
         out.add_worksheet(taken.upper() if taken.upper() != taken else taken.lower())

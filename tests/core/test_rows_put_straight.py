@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import openpyxl
@@ -179,3 +180,61 @@ def test_a_long_table_holds_one_block_of_rows_at_a_time(monkeypatch: pytest.Monk
     assert max(pending for pending, _ in held) == 16 and max(table for _, table in held) == 0
     ledger = openpyxl.load_workbook(out)["Ledger"]
     assert ledger.max_row == 6001 and ledger["C6000"].value == "F38" and ledger["E5"].value == 0.75
+
+
+def test_results_composed_of_cells_written_composed_are_the_same_bytes(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new tabs of a player's results: written straight, their cells are written as composing makes them
+    (texts inline, formats moved past the player's), and composing only moves their rows' and columns' formats;
+    the composed workbook is the very one composing XlsxWriter's own cells makes (compose.inline_strings)."""
+    from adjudicator.engine.registry import find_ruleset
+    from adjudicator.outputs import compose
+    from adjudicator.turn import pipeline
+
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    player = sorted((root / "inbox").glob("*.xlsx"))[0]
+    cells = streamed.Cells()
+    for row in range(1, 40):
+        cells.put(row, 1, f"Flota {row}", "es")
+        cells.put(row, 2, [math.nan, row, "x" * 20_000, True][row % 4], "es")
+        if row % 9 == 0:
+            cells.put(row, 4, "ver", "es")
+            cells.links[(row, 4)] = f"'Informe T01'!A{row}"
+    cells.heights.update({3: 30.0, 45: 20.0})
+    rows = [[n, WORDS[n % len(WORDS)], f"F{n % 4}", n / 3] for n in range(50)]
+    tabs = [("Resultado T01", streamed.Tab("table", "es", headers=["Turno", "Causa", "Flota", "Saldo"], rows=rows,
+                                           widths=[8, 50, 10, 10], text_columns=[3])),
+            ("Informe T01", streamed.Tab("report", "es", tables=[ReportTable("a", "Movimientos",
+                                                                             ["Turno", "Causa"], rows)])),
+            ("Cambios T01", streamed.Tab("cells", "es", cells=cells))]
+    inlined: list[bytes] = []  # the sheets composing rewrote cell by cell (compose.inline_strings)
+    inline_strings = compose.inline_strings
+
+    def watched(sheet: bytes, strings: Any, offset: int) -> bytes:
+        if b"<sheetData" in sheet:
+            inlined.append(sheet)
+        return inline_strings(sheet, strings, offset)
+
+    def composed(straight: bool) -> bytes:
+        inlined.clear()
+        with monkeypatch.context() as patched:
+            patched.setattr(streamed, "ROWS_STRAIGHT", straight)
+            patched.setattr(compose, "inline_strings", watched)
+            wb = streamed.stream_new_tabs(openpyxl.Workbook())
+            wb.active.title = "Mapa T01"
+            wb.active["A1"] = "a sheet of openpyxl cells among the new tabs: its cells inlined by composing"
+            for title, tab in tabs:
+                streamed.describe(wb.create_sheet(title), tab)
+            return compose.ComposedCopy(player, [], lambda: None, first=False).bytes(wb)
+
+    straight = composed(True)
+    assert len(inlined) == 1  # the openpyxl sheet alone: the three streamed tabs were written composed
+    by_cell = composed(False)
+    assert len(inlined) == 4
+    assert straight == by_cell
+    wb = openpyxl.load_workbook(io.BytesIO(straight))
+    changes = wb["Cambios T01"]
+    assert changes["D9"].hyperlink.location == "'Informe T01'!A9" and changes["B3"].value is True
+    assert changes["B2"].value == "x" * 20_000
+    assert wb["Resultado T01"]["B3"].value == WORDS[1] and wb["Mapa T01"]["A1"].value.startswith("a sheet")
