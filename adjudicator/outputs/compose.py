@@ -11,7 +11,9 @@ tabs (:mod:`adjudicator.outputs.fast_save`, from an openpyxl workbook without th
   new tabs); results: the Outcome, Report, Ledger (streamed tabs), Dice
   verification, Map, Changes and History tabs put after the player's sheets;
 - their fonts, fills, borders, number formats, cell formats and cell styles (XlsxWriter's Hyperlink) appended
-  to the player's ``styles.xml`` (their cells' ``s=`` moved on), their shared strings written inline;
+  to the player's ``styles.xml`` (their cells' ``s=`` moved on), their shared strings written inline (a
+  streamed tab's cells are written so by fast_save.py already, told the number of the player's cell formats:
+  only its rows' and columns' formats are moved here, :func:`formats_moved`);
 - their drawings, pictures, charts, comments and links' relations copied under part names the player's
   package does not use (every target made absolute; a picture two tabs show copied once);
 - their print titles, print areas and filters given their sheets' places (``localSheetId``), the player's
