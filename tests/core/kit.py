@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -54,3 +55,17 @@ def private_facts(faction: str, langs: tuple[str, ...] = ("en", "es", "ru")) -> 
 def svg_ids(path: Path) -> set[str]:
     """The units marked in an SVG map: a labelled unit's id, or the link of a unit's mark."""
     return set(re.findall(r'(?:id|xlink:href)="#?(unit:[^"]+)"', path.read_text(encoding="utf-8")))
+
+
+def saved_with_tab(tab: Any, title: str) -> bytes:
+    """An .xlsx (save_fast) holding a sheet of openpyxl cells, then the streamed ``tab`` named ``title``."""
+    from adjudicator.outputs import streamed
+    from adjudicator.outputs.fast_save import save_fast
+
+    wb = streamed.stream_new_tabs(openpyxl.Workbook())
+    wb.active.title = "Settings"
+    wb.active["A1"] = "a sheet of openpyxl cells before the tab"
+    streamed.describe(wb.create_sheet(title), tab)
+    out = io.BytesIO()
+    save_fast(wb, out)
+    return out.getvalue()

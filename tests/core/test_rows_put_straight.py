@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.outputs import fast_save, streamed
 from adjudicator.outputs.fast_save import save_fast
+from tests.core.kit import saved_with_tab
 
 WORDS = ["Flota", "ALFA", "0201", "кредиты", "a cause long enough to need more than the fifty characters of its column",
          "línea\nsegunda", " espacio ", "x" * 70, "B-12", "Ёжик в тумане и ещё немного слов"]
@@ -46,13 +47,8 @@ def _saved(tab: streamed.Tab, straight: bool, monkeypatch: pytest.MonkeyPatch) -
         patched.setattr(fast_save._sheet_class(), "put_row", counted)  # noqa: SLF001
         if not straight:  # XlsxWriter's own way: every cell held in its table until the save writes them all
             patched.setattr(fast_save._sheet_class(), "start_early", lambda sheet, early: None)  # noqa: SLF001
-        wb = streamed.stream_new_tabs(openpyxl.Workbook())
-        wb.active.title = "Settings"
-        wb.active["A1"] = "a sheet of openpyxl cells before the tab"
-        streamed.describe(wb.create_sheet("Tab"), tab)
-        out = io.BytesIO()
-        save_fast(wb, out)
-    return out.getvalue(), put
+        saved = saved_with_tab(tab, "Tab")
+    return saved, put
 
 
 def _both_ways(tab: streamed.Tab, monkeypatch: pytest.MonkeyPatch) -> tuple[bytes, bytes]:

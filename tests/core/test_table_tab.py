@@ -21,6 +21,7 @@ from openpyxl.styles import Font
 
 from adjudicator.outputs import fast_save, streamed, table_tab
 from adjudicator.outputs.fast_save import save_fast
+from tests.core.kit import saved_with_tab
 
 WORDS = ["Flota", "ALFA", "0201", "кредиты", "a cause long enough to need more than the fifty characters of its column",
          "línea\nsegunda", " espacio ", "x" * 70, "B-12", "Ёжик в тумане и ещё немного слов"]
@@ -30,13 +31,7 @@ VALUES = st.one_of(st.none(), st.just(""), st.sampled_from(WORDS), st.integers(-
 
 
 def _saved(tab: streamed.Tab) -> bytes:
-    wb = streamed.stream_new_tabs(openpyxl.Workbook())
-    wb.active.title = "Settings"
-    wb.active["A1"] = "a sheet of openpyxl cells before the table"
-    streamed.describe(wb.create_sheet("Ledger"), tab)
-    out = io.BytesIO()
-    save_fast(wb, out)
-    return out.getvalue()
+    return saved_with_tab(tab, "Ledger")
 
 
 def _laid_way(tab: streamed.Tab, sheet: Any, formats: dict[Any, Any], workbook: Any) -> None:
