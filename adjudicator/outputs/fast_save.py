@@ -341,8 +341,8 @@ def _exact_width_sheet_class() -> type:
             """Write the sheet's rows to ``early`` (a text file) as they are done (:meth:`rows_done`), then the
             rest when its cells are all made (:meth:`write_cells_now`), and let go of their cells: XlsxWriter
             keeps every cell of every sheet until the save, which was most of the master's writer memory (the
-            module's docstring). Only for a sheet whose cells the save does not read again (no chart's data, no
-            link)."""
+            module's docstring). Only for a sheet whose cells the save does not read again: no chart's data, and
+            links only where each link's cell holds a text (the save asks whether it does: a streamed tab's)."""
             self.early = early
             self.pending = []
 
@@ -398,11 +398,8 @@ def _exact_width_sheet_class() -> type:
             if self.pending and block != self.pending_block:
                 self._write_pending()
             kept: list[tuple[int, str, Any, Any]] = []  # (column, how it is written, what, format)
-            if self.composed is None:
-                shared = self.str_table._get_shared_string_index  # noqa: SLF001
-            else:  # the text itself, as composing writes it inline (and no shared string)
-                shared = self.composed[1].get
-                texts = self.composed[1]
+            shared = self.str_table._get_shared_string_index  # noqa: SLF001
+            texts = None if self.composed is None else self.composed[1]  # composed: each text as written inline
             half_longest = self.xls_strmax // 2
             for col, value, kind, fmt in cells:
                 if col >= self.xls_colmax:
@@ -417,8 +414,10 @@ def _exact_width_sheet_class() -> type:
                     if len(value) > half_longest:  # maybe past Excel's longest text: XlsxWriter cuts it
                         self._write_string(row, col, value, fmt)
                         kept.append((col, "x", None, None))
-                    else:  # numbered as XlsxWriter numbers them; composed: the text as compose writes it
-                        found = shared(value)
+                    elif texts is None:
+                        kept.append((col, "s", shared(value), fmt))  # numbered as XlsxWriter numbers them
+                    else:  # the text as composing writes it, no shared string
+                        found = texts.get(value)
                         if found is None:
                             found = texts[value] = shared_string(value)
                         kept.append((col, "s", found, fmt))
