@@ -18,15 +18,19 @@ _FROZEN: list[bool] = []  # whether this process froze its objects already
 
 
 @contextmanager
-def collector_paused(freeze: bool = False) -> Iterator[None]:
+def collector_paused(freeze: bool = False, young: bool = False) -> Iterator[None]:
     """No collection within the block; after it the collector is as it was. ``freeze``: the objects alive then
     are frozen first, once per process (a process that runs several commands, a test session, freezes only
-    the first time: what it made since may still become garbage)."""
+    the first time: what it made since may still become garbage). ``young``: the youngest generation is
+    collected first, which holds all the block made (no collection ran meanwhile), before the collector is on
+    again (else the first object made after might start a collection of its own)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if young:
+            gc.collect(0)
         if freeze and not _FROZEN:
             gc.freeze()
             _FROZEN.append(True)

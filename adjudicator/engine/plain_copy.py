@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import gc
 from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from adjudicator.quiet_collector import collector_paused
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,13 +59,8 @@ def plain_copy(value: Any) -> Any:
     made of set it off again and again, and each time it walks every object alive (40 races' galaxy: 74 ms a
     copy, 48 without). A copy of plain data makes no cycle for it to find; it runs again as soon as the copy
     is made."""
-    if not gc.isenabled():
+    with collector_paused():
         return _copied(value)
-    gc.disable()
-    try:
-        return _copied(value)
-    finally:
-        gc.enable()
 
 
 def _copied(value: Any) -> Any:

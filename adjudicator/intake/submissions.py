@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import pickle
@@ -28,6 +27,7 @@ from adjudicator.intake.names import read_names, suggest
 from adjudicator.intake.reading import WorkbookData, read_table, read_workbook
 from adjudicator.intake.safety import ACCEPTED_SUFFIXES, DEFAULT_LIMITS, Limits
 from adjudicator.intake.validation import validate_table
+from adjudicator.quiet_collector import collector_paused
 
 if TYPE_CHECKING:
     from adjudicator.intake.submission_cache import SubmissionCache
@@ -175,15 +175,11 @@ def unpickled_submission(data: bytes) -> Submission | None:
     """The submission a worker sent (or a reading kept, submission_cache.py), or None if it cannot be read
     back. The collector is held off meanwhile: tens of thousands of small objects (the problems) would start it
     over and over (4× slower)."""
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        found = pickle.loads(data)  # noqa: S301 - made by this program: its own worker, or its user's cache
+        with collector_paused():
+            found = pickle.loads(data)  # noqa: S301 - made by this program: its own worker, or its user's cache
     except Exception:  # noqa: BLE001
         return None
-    finally:
-        if collecting:
-            gc.enable()
     return found if isinstance(found, Submission) else None
 
 

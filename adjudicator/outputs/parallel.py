@@ -34,6 +34,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from adjudicator.quiet_collector import collector_paused
+
 T = TypeVar("T")
 
 #: The jobs of the pool being run, inherited by its forked workers (never pickled).
@@ -79,16 +81,8 @@ def _run_one(job: Callable[[], T]) -> T:
     generation alone finds it, without walking what lived before the job: in a worker, what its earlier jobs
     kept; in one process, the campaign and the turn's outcome as well (a whole collection after each job walked
     them again and again: a tenth of a 40-state turn's CPU in one process)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused(young=True):  # the job's workbook gone before the next job (its pages kept: no trim)
         return job()
-    finally:
-        # the job's workbook gone before the next job starts (its pages kept: no trim, no re-faulting), collected
-        # before the collector is back on (else the first object made might start a collection of its own)
-        gc.collect(0)
-        if collecting:
-            gc.enable()
 
 
 def _run(index: int) -> object:
