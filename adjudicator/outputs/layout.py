@@ -25,6 +25,7 @@ landscape when the columns are wider than a portrait page.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -71,6 +72,8 @@ WRAP_PADDING = {False: 0.3, True: 0.38}
 LINE_SLACK = 0.015
 #: Characters a wrapped line may end after, inside a word (and "/" before a letter: :func:`line_pieces`).
 BREAK_AFTER = frozenset("-–—|")
+#: A letter a line may end after (:data:`BREAK_AFTER`), or a slash (which may, before a letter).
+_BREAK_OR_SLASH = re.compile("[" + re.escape("".join(sorted(BREAK_AFTER))) + "/]")
 DEFAULT_WIDTH = 8.43
 #: A column's content at most this share wider than its cap (or the width it was given) widens it
 #: (:func:`column_width`), by this share more.
@@ -118,11 +121,15 @@ def line_pieces(paragraph: str) -> list[tuple[str, bool]]:
     """The pieces a spreadsheet may end a line after, with whether a space stands before each: the words
     between spaces, each cut after a dash or a bar, and after a slash before a letter ("D-" and "NS1",
     "and/" and "or"; "1/2" stays whole), as LibreOffice breaks a wrapped cell's text (measured)."""
+    words = paragraph.split(" ")
+    if _BREAK_OR_SLASH.search(paragraph) is None:  # most paragraphs: their words are their pieces
+        return [(word, number > 0) for number, word in enumerate(words)]
     pieces: list[tuple[str, bool]] = []
-    for number, word in enumerate(paragraph.split(" ")):
+    for number, word in enumerate(words):
         start = 0
-        for at, char in enumerate(word[:-1]):
-            if char in BREAK_AFTER or (char == "/" and not word[at + 1].isdigit()):
+        for found in _BREAK_OR_SLASH.finditer(word, 0, len(word) - 1):  # not after the word's last letter
+            at = found.start()
+            if word[at] != "/" or not word[at + 1].isdigit():
                 pieces.append((word[start:at + 1], number > 0 and start == 0))
                 start = at + 1
         pieces.append((word[start:], number > 0 and start == 0))
@@ -152,10 +159,15 @@ def measured_pieces(text: str, bold: bool = False, size: float = 11.0) -> Pieces
                  for paragraph in text.split("\n"))
 
 
+def _line_room(width: float, bold: bool, size: float, slack: float) -> float:
+    """The width a wrapped line has in a column ``width`` wide (:func:`wrapped_lines`)."""
+    return max((width - WRAP_PADDING[bold] * size / 11.0) * (1.0 - slack), 1.0)
+
+
 def lines_of(pieces: Pieces, width: float, bold: bool = False, size: float = 11.0,
              slack: float = LINE_SLACK) -> int:
     """:func:`wrapped_lines` of the text measured as ``pieces``."""
-    room = max((width - WRAP_PADDING[bold] * size / 11.0) * (1.0 - slack), 1.0)
+    room = _line_room(width, bold, size, slack)
     space = text_width(" ", bold, size)
     total = 0
     for paragraph in pieces:
@@ -298,8 +310,27 @@ def sure_width(text: str, width: float, bold: bool = False, steps: int = 10, siz
     return width
 
 
-#: :func:`wrapped_lines`, kept for the texts met most recently: a tab's cells repeat a few hundred texts.
-kept_lines = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
+_wrapped_lines_kept = lru_cache(maxsize=MEASURES_KEPT)(wrapped_lines)
+#: Less than this is left of a line's room by a text of one line that surely fits it: the sums of its pieces'
+#: widths, added up as :func:`lines_of` adds them, may differ from its whole width in their last digits.
+_SURELY_FITS = 1e-9
+
+
+def kept_lines(text: str, width: float, bold: bool = False, size: float = 11.0, slack: float = LINE_SLACK) -> int:
+    """:func:`wrapped_lines`. A text of one paragraph whose whole width leaves room on its line takes one line
+    (each piece of it then ends within the room, wherever a line is counted from): told by its width alone,
+    without its pieces (most wrapped cells hold a short text). Else counted, and kept for the texts met most
+    recently: a tab's cells repeat a few hundred texts."""
+    if one_line_surely(text, width, bold, size, slack):
+        return 1
+    return _wrapped_lines_kept(text, width, bold, size, slack)
+
+
+def one_line_surely(text: str, width: float, bold: bool = False, size: float = 11.0,
+                    slack: float = LINE_SLACK) -> bool:
+    """Whether ``text`` is one paragraph whose whole width leaves room on a line wrapped in ``width``: then it
+    takes one line (:func:`kept_lines`)."""
+    return "\n" not in text and text_width(text, bold, size) < _line_room(width, bold, size, slack) - _SURELY_FITS
 
 
 @lru_cache(maxsize=MEASURES_KEPT)
@@ -349,7 +380,8 @@ def scale_allowance(width: float) -> int:
     return max(10, math.ceil(2 * LINE_SLACK * width * 10))
 
 
-def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[int, float]:
+def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText],
+               pieces: dict[tuple[str, bool, float], Pieces] | None = None) -> dict[int, float]:
     """``widths`` with the lines of the wrapped ``texts`` fixed, whatever the print's scale, where a few tenths
     of a "0" more do it: a text whose room (its column, or its merged span) leaves its lines moving with the
     scale (within :data:`LINE_SLACK` of its room: its row is given the line it may need, and prints a blank
@@ -359,7 +391,9 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
     are all sure keeps its width. Widening one column may unsettle a span over it: the columns are gone over
     again until none changes. A column is searched again only when a width its texts' rooms depend on changed
     since its last search (the search would find what it found: the same texts, widths and candidates), so a
-    table's columns, whose texts span no other column, are searched once."""
+    table's columns, whose texts span no other column, are searched once. ``pieces``: each text of more than one
+    line is measured into it by (text, bold, size), for the caller to count its lines at the widths found
+    (:func:`lines_of`) without measuring it again."""
     widths = dict(widths)
     texts = list(dict.fromkeys(texts))
     allowance: dict[int, int] = {}  # by column widened: tenths of a "0" it may be given
@@ -368,8 +402,19 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText]) -> dict[i
     given = {col: widths.get(col) or DEFAULT_WIDTH for col in allowance}
     # Widths only grow here, and a text takes no more lines in a wider room (test_sure_texts.py): a text on one
     # line in its room narrowed by the slack now is on one line in every room it may be given, never unsure.
-    texts = [text for text in texts if kept_lines(text.text, text.room(widths), text.bold, text.size) > 1]
-    measured = {text: measured_pieces(text.text, text.bold, text.size) for text in texts}  # wrapped at many widths
+    measured: dict[WrappedText, Pieces] = {}  # each text of more than one line, wrapped at many widths
+    kept = {} if pieces is None else pieces
+    for text in texts:
+        room = text.room(widths)
+        if one_line_surely(text.text, room, text.bold, text.size):
+            continue
+        key = (text.text, text.bold, text.size)
+        found = kept.get(key)
+        if found is None:
+            found = measured_pieces(text.text, text.bold, text.size)
+        if lines_of(found, room, text.bold, text.size) > 1:
+            measured[text] = kept[key] = found
+    texts = list(measured)
     held = {col: [text for text in texts if text.first <= col <= text.last] for col in allowance}
     # the columns whose search a change of a column's width may change: those holding a text over it
     unsettles = {col: {other for other in allowance if any(t.first <= col <= t.last for t in held[other])}

@@ -18,12 +18,18 @@ import xlsxwriter
 from xlsxwriter.packager import Packager
 from xlsxwriter.sharedstrings import SharedStrings
 
+#: Shared strings joined into one write (a bounded piece of text: a master's table holds a hundred thousand).
+_STRINGS_A_WRITE = 4096
+
 
 class _LiteralSharedStrings(SharedStrings):  # type: ignore[misc]
-    def _write_si(self, string: str) -> None:
+    def _write_sst_strings(self) -> None:  # a write of a few thousand <si> at a time, rather than of each
         from adjudicator.outputs.errors_tab import shared_string
 
-        self.fh.write("<si>" + shared_string(string) + "</si>")
+        strings = self.string_table.string_array
+        for start in range(0, len(strings), _STRINGS_A_WRITE):
+            self.fh.write("".join(["<si>" + shared_string(string) + "</si>"
+                                   for string in strings[start:start + _STRINGS_A_WRITE]]))
 
 
 class _LiteralPackager(Packager):  # type: ignore[misc]

@@ -32,12 +32,14 @@ from adjudicator.outputs.layout import (
     PORTRAIT_WIDTH,
     WIDEST_COLUMN,
     ColumnHeader,
+    Pieces,
     StackedColumns,
     WrappedText,
     column_need,
     column_width,
     inset,
     kept_lines,
+    lines_of,
     long_column,
     measure,
     numbers_placed,
@@ -302,12 +304,13 @@ class Cells:
                 self.merges.append((row, first, row, last))
 
     def write_rows(self, start: int, rows: Sequence[Sequence[Any]], lang: str,
-                   spans: Sequence[tuple[int, int]] = (), reserved: Sequence[int] = ()) -> int:
+                   spans: Sequence[tuple[int, int]] = (), reserved: Sequence[int] = (), made: bool = False) -> int:
         """writing.py's write_rows: the rows, then the numbers aligned (layout.py's align_number_columns).
 
         Each distinct text, and each message without parameters, is made a cell's value once (a tab's rows
-        repeat a few hundred texts). A ``reserved`` column (ascending; rows without spans) has a cell in every
-        row, empty where its value is, made in its place among the row's cells (to be styled after)."""
+        repeat a few hundred texts); ``made``: the rows hold cell values already (:func:`cell_value`'s). A
+        ``reserved`` column (ascending; rows without spans) has a cell in every row, empty where its value is,
+        made in its place among the row's cells (to be styled after)."""
         row, columns = start, 0
         memo: dict[Any, tuple[Any, str] | None] = {}
         place, cells = self.place, self.cells
@@ -316,7 +319,7 @@ class Cells:
                 first, last = spans[index] if index < len(spans) else (index + 1, index + 1)
                 if reserved and first in reserved and (row, first) not in cells:
                     cells[(row, first)] = [None, "n", None]
-                place(row, first, _memo_value(value, lang, memo))
+                place(row, first, value if made else _memo_value(value, lang, memo))
                 if last > first:
                     self.merges.append((row, first, row, last))
                 if last > columns:
@@ -388,15 +391,18 @@ def report_cells(tab: Tab) -> Cells:
     cells = Cells()
     row = 1
     stacked = len(tab.tables) > 1  # one table keeps the widths of a table tab
-    plan = stacked_columns(tab.tables, tab.lang)
-    for table, spans in zip(tab.tables, plan.spans, strict=True):
+    memo: dict[Any, tuple[Any, str] | None] = {}
+    shown = [[[_memo_value(value, tab.lang, memo) for value in values] for values in table.rows]
+             for table in tab.tables]  # each cell's value made once, for the columns' plan and the cells
+    plan = stacked_columns(tab.tables, tab.lang, shown)
+    for table, spans, table_shown in zip(tab.tables, plan.spans, shown, strict=True):
         cells.put(row, 1, table.title, tab.lang, TITLE)
         cells.style(row, 1, TITLE)
         if stacked:
             cells.spanned_header_row(row + 1, table.headers, tab.lang, spans)
         else:
             cells.header_row(row + 1, table.headers, tab.lang)
-        row = cells.write_rows(row + 2, table.rows, tab.lang, spans)
+        row = cells.write_rows(row + 2, table_shown, tab.lang, spans, made=True)
         if not table.rows:
             cells.put(row, 1, msg("(none)"), tab.lang)
             row += 1
@@ -407,13 +413,16 @@ def report_cells(tab: Tab) -> Cells:
     return cells
 
 
-def stacked_columns(tables: Sequence[Any], lang: str) -> StackedColumns:
+def stacked_columns(tables: Sequence[Any], lang: str,
+                    made: Sequence[Sequence[Sequence[tuple[Any, str] | None]]] | None = None) -> StackedColumns:
     """The columns of a sheet of stacked report tables (layout.py's stack_columns), from what each column of
     each table needs as the reader sees it (rendered in ``lang``), and its header's text (a number column's
-    header indented, as number_alignment sets it), so that no header's lines are left to the print's scale."""
+    header indented, as number_alignment sets it), so that no header's lines are left to the print's scale.
+    ``made``: each table's rows as cell values already (:func:`cell_value`'s), else made here."""
     needs, longs, headers = [], [], []
-    for table in tables:
-        shown = [[cell_value(value, lang) for value in row] for row in table.rows]
+    for number, table in enumerate(tables):
+        shown = made[number] if made is not None else [[cell_value(value, lang) for value in row]
+                                                        for row in table.rows]
         table_needs, table_longs, table_headers = [], [], []
         for index, header in enumerate(table.headers):
             column = [cell[index] for cell in shown if index < len(cell) and cell[index] not in (None, ("", "s"))]
@@ -490,10 +499,12 @@ def lay_out(cells: Cells) -> Laid:
     for col in range(1, last_col + 1):
         widths[col] = column_width(widths.get(col), content.get(col, 0.0), words.get(col, 0.0),
                                    cells.caps.get(col, WIDEST_COLUMN))
-    widths.update(sure_texts(widths, _wrapped_texts(shown, widths, cells.merges, merged)))
+    pieces: dict[tuple[str, bool, float], Pieces] = {}  # the texts of more than one line, measured once
+    widths.update(sure_texts(widths, _wrapped_texts(shown, widths, cells.merges, merged), pieces))
     spanned = {(row, first): sum(widths.get(c) or DEFAULT_WIDTH for c in range(first, last + 1))
                for row, first, _, last in cells.merges}
-    by_row, points_of = _wraps(shown, widths, spanned)
+    by_row, points_of = _wraps(shown, widths, spanned, pieces)
+    del pieces
     derived: dict[int, Style] = {}  # one top-aligned style per style, not per cell
     for row, points in points_of.items():
         if points > ONE_LINE:
@@ -576,9 +587,12 @@ def _wrapped_texts(shown: list[tuple[int, int, list[Any], str]], widths: dict[in
 
 
 def _wraps(shown: list[tuple[int, int, list[Any], str]], widths: dict[int, float],
-           spanned: dict[tuple[int, int], float]) -> tuple[dict[int, list[list[Any]]], dict[int, float]]:
+           spanned: dict[tuple[int, int], float],
+           pieces: dict[tuple[str, bool, float], Pieces] | None = None) -> tuple[dict[int, list[list[Any]]],
+                                                                                 dict[int, float]]:
     """Each row's cells and the height its tallest cell needs (layout.py's lay_out_sheet); a text wider than its
-    column (or span) given a wrapped style. Each (text, style, width) counted once."""
+    column (or span) given a wrapped style. Each (text, style, width) counted once; ``pieces``: texts measured
+    already (sure_texts')."""
     derived: dict[int, Style] = {}  # one wrapped style per style, not per cell
     fits: dict[tuple[str, int, float], tuple[Style | None, float]] = {}
     points_of: dict[int, float] = {}
@@ -595,7 +609,7 @@ def _wraps(shown: list[tuple[int, int, list[Any], str]], widths: dict[int, float
         key = (text, id(style), width)
         fit = fits.get(key)
         if fit is None:
-            fit = fits[key] = _fit(text, style, width - inset(style.indent), derived)
+            fit = fits[key] = _fit(text, style, width - inset(style.indent), derived, pieces)
         if fit[0] is not None:
             entry[2] = fit[0]
         if fit[1] > points_of.get(row, 0.0):
@@ -603,9 +617,10 @@ def _wraps(shown: list[tuple[int, int, list[Any], str]], widths: dict[int, float
     return by_row, points_of
 
 
-def _fit(text: str, style: Style, width: float, derived: dict[int, Style]) -> tuple[Style | None, float]:
+def _fit(text: str, style: Style, width: float, derived: dict[int, Style],
+         pieces: dict[tuple[str, bool, float], Pieces] | None = None) -> tuple[Style | None, float]:
     """(the wrapped style ``text`` needs in a column ``width`` wide, or None: its style as it is; the points of
-    its lines)."""
+    its lines). ``pieces``: texts measured already (sure_texts'), whose lines are counted from them."""
     wrap, wrapped = style.wrap, None
     if not wrap and not style.title and ("\n" in text or measure(text, style.bold, style.size)[2]
                                          > width - CELL_PADDING):
@@ -613,7 +628,11 @@ def _fit(text: str, style: Style, width: float, derived: dict[int, Style]) -> tu
         if wrapped is None:
             wrapped = derived[id(style)] = style.wrapped()
         style, wrap = wrapped, True
-    lines = kept_lines(text, width, style.bold, style.size) if wrap else 1
+    if not wrap:
+        return wrapped, row_points(1, style.size)
+    measured = pieces.get((text, style.bold, style.size)) if pieces else None
+    lines = kept_lines(text, width, style.bold, style.size) if measured is None else \
+        lines_of(measured, width, style.bold, style.size)
     return wrapped, row_points(lines, style.size)
 
 
@@ -666,7 +685,10 @@ def write_laid(laid: Laid, tab: Tab, sheet: Any, formats: dict[Style, Any], out:
             else:
                 write_cell(sheet, row - 1, col - 1, value, kind, fmt(style))
     for first_row, first_col, last_row, last_col in laid.merges:  # XlsxWriter writes the first cell itself
-        sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
+        if put_row is not None:
+            sheet.merge_blank(first_row - 1, first_col - 1, last_row - 1, last_col - 1)
+        else:
+            sheet.merge_range(first_row - 1, first_col - 1, last_row - 1, last_col - 1, None)
     anchors = {(m[0], m[1]) for m in laid.merges}
     for (row, col), (value, kind, style) in laid.cells:
         if (row, col) in anchors:  # written again over merge_range's blank

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import openpyxl
 import xlsxwriter
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.outputs.literal_texts import LiteralTextsWorkbook
 from adjudicator.turn import pipeline
@@ -19,7 +21,12 @@ from tests.helpers import make_campaign, scenario, write_orders
 
 ILL_FORMED = "<r></t><x></r>"
 WELL_FORMED = "<r><t>other words</t></r>"
-ORDINARY = ["Flota", " espacio & <b> ", "кредиты", "_x0041_ and \x01", "línea\nsegunda", "<r>", "</r><r>"]
+ORDINARY = ["Flota", " espacio & <b> ", "кредиты", "_x0041_ and \x01", "línea\nsegunda", "<r>", "</r><r>",
+            "ends with a line\n", "\u00a0nbsp", "tab\t", "_x00e9_", "_x12G4_", "\ufffe", "\x1f", "a\x1fb", "plain_x"]
+#: Texts made of what escaping turns on: markup, blanks, control characters, ``_xHHHH_`` pieces.
+TRICKY = st.lists(st.sampled_from(["a", "я", " ", "\n", "\t", "\u00a0", "\u2028", "&", "<", ">", "_", "x", "0",
+                                   "F", "g", "\x00", "\x0b", "\x1f", "\ufffe", "\uffff", "_x0041_", "_x00ff_"]),
+                  max_size=10).map("".join)
 
 
 def _shared_strings(book_class: type, texts: list[str]) -> bytes:
@@ -35,6 +42,17 @@ def _shared_strings(book_class: type, texts: list[str]) -> bytes:
 
 def test_ordinary_texts_are_xlsxwriters_own_bytes() -> None:
     assert _shared_strings(LiteralTextsWorkbook, ORDINARY) == _shared_strings(xlsxwriter.Workbook, ORDINARY)
+    many = [f"{ORDINARY[n % len(ORDINARY)]} {n}" for n in range(10_000)]  # written a few thousand at a time
+    assert _shared_strings(LiteralTextsWorkbook, many) == _shared_strings(xlsxwriter.Workbook, many)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TRICKY, min_size=1, max_size=6, unique=True))
+def test_every_text_not_shaped_like_a_rich_string_is_xlsxwriters_own_bytes(texts: list[str]) -> None:
+    """Most texts are written as they are (errors_tab.py's shared_string, its quick way); any that needs
+    escaping, XlsxWriter's way: together, the very bytes of XlsxWriter's own shared strings."""
+    texts = [text for text in texts if not (text.startswith("<r>") and text.endswith("</r>"))] or ["t"]
+    assert _shared_strings(LiteralTextsWorkbook, texts) == _shared_strings(xlsxwriter.Workbook, texts)
 
 
 def test_texts_shaped_like_rich_strings_are_texts() -> None:

@@ -15,8 +15,10 @@ from typing import Any
 
 import openpyxl
 import pytest
+import xlsxwriter
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from xlsxwriter.exceptions import OverlappingRange
 
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.outputs import fast_save, streamed
@@ -106,6 +108,24 @@ def test_a_stacked_report_with_spans_is_xlsxwriters_own(monkeypatch: pytest.Monk
     sheet = _sheet_xml(straight)
     assert "<mergeCell " in sheet  # the long column spans columns: merged cells written
     assert 'spans="1:' in sheet
+
+
+def test_a_range_merged_over_rows_put_straight_is_checked_as_xlsxwriter_checks_it() -> None:
+    """merge_blank (the merges of rows put straight) claims its cells as merge_range does: a range over one of
+    them, merged either way, is refused with XlsxWriter's own error naming the earlier range; a cell alone
+    warns and is not merged."""
+    out = xlsxwriter.Workbook(io.BytesIO())
+    sheet = out.add_worksheet("Tab", worksheet_class=fast_save._sheet_class())  # noqa: SLF001
+    sheet.merge_blank(2, 1, 2, 3)
+    assert sheet.merge == [[2, 1, 2, 3]] and (sheet.dim_colmin, sheet.dim_colmax) == (1, 3)
+    with pytest.raises(OverlappingRange, match="'B3:D3'"):
+        sheet.merge_blank(2, 3, 2, 5)
+    with pytest.raises(OverlappingRange, match="'B3:D3'"):
+        sheet.merge_range(1, 2, 3, 2, None)
+    with pytest.warns(UserWarning, match="single cell"):
+        sheet.merge_blank(7, 1, 7, 1)
+    assert sheet.merge == [[2, 1, 2, 3]]
+    out.close()
 
 
 def test_rows_given_a_height_alone_are_written_in_their_place(monkeypatch: pytest.MonkeyPatch) -> None:
