@@ -167,25 +167,39 @@ def _line_room(width: float, bold: bool, size: float, slack: float) -> float:
 def lines_of(pieces: Pieces, width: float, bold: bool = False, size: float = 11.0,
              slack: float = LINE_SLACK) -> int:
     """:func:`wrapped_lines` of the text measured as ``pieces``."""
-    room = _line_room(width, bold, size, slack)
-    space = text_width(" ", bold, size)
-    total = 0
+    return lines_in_room(pieces, _line_room(width, bold, size, slack), text_width(" ", bold, size))[0]
+
+
+def lines_in_room(pieces: Pieces, room: float, space: float) -> tuple[int, float, float]:
+    """The lines of ``pieces`` on lines ``room`` wide (:func:`_line_room`'s) with spaces ``space`` wide, and the
+    band ``[low, high)`` of rooms in which they take as many: whether a piece ends its line compares a width
+    added up from the pieces, and from the choices before alone, with the room; any room that leaves every
+    comparison as it was makes the same choices. Where a piece longer than a line breaks inside (at places that
+    depend on the room), the band is empty."""
+    total, low, high = 0, 0.0, math.inf
     for paragraph in pieces:
         lines, used = 1, 0.0
         for w, spaced in paragraph:
             needed = w if used == 0 else used + (space if spaced else 0.0) + w
             if needed <= room:
                 used = needed
+                if needed > low:
+                    low = needed
                 continue
+            if needed < high:
+                high = needed
             if used > 0:
                 lines += 1
             if w > room:  # a long piece fills whole lines
                 lines += math.ceil(w / room) - 1
                 used = w - (math.ceil(w / room) - 1) * room
+                low = high = room
             else:
                 used = w
+                if w > low:
+                    low = w
         total += lines
-    return total
+    return total, low, high
 
 
 def _shown(cell: object) -> str | None:
@@ -429,12 +443,13 @@ def sure_texts(widths: dict[int, float], texts: Iterable[WrappedText],
             current = widths.get(col) or DEFAULT_WIDTH
             moving = _moving(held[col], widths, measured, col, min(current, given[col]),
                              round(given[col] + allowance[col] / 10, 1))
-            best = (_unsure(moving, widths, measured), current)
+            bands: dict[tuple[int, float], tuple[int, float, float]] = {}  # the last lines counted of each text
+            best = (_unsure(moving, widths, measured, bands=bands), current)
             if not best[0]:
                 continue
             for step in range(allowance[col] + 1):
                 widths[col] = round(given[col] + step / 10, 1)
-                count = _unsure(moving, widths, measured, best[0] + 1)
+                count = _unsure(moving, widths, measured, best[0] + 1, bands)
                 if (count, widths[col]) < best:
                     best = (count, widths[col])
                 if not count:
@@ -463,17 +478,31 @@ def _moving(texts: Sequence[WrappedText], widths: dict[int, float], measured: di
 
 
 def _unsure(texts: Sequence[WrappedText], widths: dict[int, float], measured: dict[WrappedText, Pieces],
-            enough: int | None = None) -> int:
+            enough: int | None = None, bands: dict[tuple[int, float], tuple[int, float, float]] | None = None) -> int:
     """How many of ``texts`` (``measured``: their pieces) have lines that move with the print's scale in columns
-    ``widths`` (counted up to ``enough``: no more is needed)."""
+    ``widths`` (counted up to ``enough``: no more is needed). ``bands``: each text's last count, narrowed and
+    widened by the slack (:func:`lines_in_room`), by the text's identity; a room within its band takes as many
+    lines (a column's search tries width after width, and most texts' lines change at one or two of them)."""
+    bands = {} if bands is None else bands
     count = 0
     for text in texts:
-        room, pieces = text.room(widths), measured[text]
-        if lines_of(pieces, room, text.bold, text.size) != lines_of(pieces, room, text.bold, text.size, -LINE_SLACK):
+        width = text.room(widths)
+        narrow, wide = (_line_room(width, text.bold, text.size, LINE_SLACK),
+                        _line_room(width, text.bold, text.size, -LINE_SLACK))
+        narrow_band, wide_band = bands.get((id(text), LINE_SLACK)), bands.get((id(text), -LINE_SLACK))
+        if narrow_band is None or not narrow_band[1] <= narrow < narrow_band[2]:
+            narrow_band = bands[(id(text), LINE_SLACK)] = lines_in_room(measured[text], narrow, _space(text))
+        if wide_band is None or not wide_band[1] <= wide < wide_band[2]:
+            wide_band = bands[(id(text), -LINE_SLACK)] = lines_in_room(measured[text], wide, _space(text))
+        if narrow_band[0] != wide_band[0]:
             count += 1
             if enough is not None and count >= enough:
                 break
     return count
+
+
+def _space(text: WrappedText) -> float:
+    return text_width(" ", text.bold, text.size)
 
 
 class ColumnHeader(NamedTuple):

@@ -6,6 +6,7 @@ alike. Real workbooks written and read back."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import openpyxl
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.outputs import streamed
 from adjudicator.outputs.fast_save import atomic_save_fast
-from adjudicator.outputs.layout import LINE_SLACK, WrappedText, scale_allowance, sure_texts, wrapped_lines
+from adjudicator.outputs.layout import (LINE_SLACK, WrappedText, lines_in_room, scale_allowance, sure_texts,
+                                        wrapped_lines)
 from adjudicator.outputs.writing import write_report_sheet, write_table_sheet
 from tests.core.test_writer_same_outputs import workbook_face
 from tests.row_lines import unsure_rows
@@ -175,3 +177,69 @@ def test_a_text_takes_no_more_lines_in_a_wider_room(words: list[str], width: flo
     """What layout.sure_texts relies on to leave aside a text on one line: widening never adds a line."""
     text = " ".join(words)
     assert wrapped_lines(text, width + more, bold, slack=slack) <= wrapped_lines(text, width, bold, slack=slack)
+
+
+def _lines_counted(pieces: tuple[tuple[tuple[float, bool], ...], ...], room: float, space: float) -> int:
+    """layout.lines_of's count as it was first written, the reference."""
+    total = 0
+    for paragraph in pieces:
+        lines, used = 1, 0.0
+        for w, spaced in paragraph:
+            needed = w if used == 0 else used + (space if spaced else 0.0) + w
+            if needed <= room:
+                used = needed
+                continue
+            if used > 0:
+                lines += 1
+            if w > room:
+                lines += math.ceil(w / room) - 1
+                used = w - (math.ceil(w / room) - 1) * room
+            else:
+                used = w
+        total += lines
+    return total
+
+
+PIECE = st.tuples(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.25, 3.0, 4.75, 7.0, 12.5]), st.booleans())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(PIECE, min_size=1, max_size=12).map(tuple), min_size=1, max_size=3).map(tuple),
+       st.floats(1.0, 30.0), st.sampled_from([0.5, 0.6]), st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6))
+def test_a_rooms_band_takes_as_many_lines(pieces: tuple[tuple[tuple[float, bool], ...], ...], room: float,
+                                          space: float, places: list[float]) -> None:
+    """lines_in_room counts the lines as they were counted, and every room of the band it gives (its edges
+    included, its top excluded) takes as many: a column's search counts a text again only outside it."""
+    lines, low, high = lines_in_room(pieces, room, space)
+    assert lines == _lines_counted(pieces, room, space)
+    if low == high:  # a piece broken inside: no band
+        return
+    assert low <= room < high
+    top = min(high, low + 100.0)
+    for place in [0.0, *places]:
+        other = low + place * (top - low)
+        if other < high:
+            assert _lines_counted(pieces, other, space) == lines, (other, low, high)
+    below = math.nextafter(high, -math.inf)
+    assert _lines_counted(pieces, below, space) == lines
+    if high < math.inf:  # just past the band, some piece's choice is another
+        assert lines_in_room(pieces, high, space)[1:] != (low, high)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from([*WORDS, "x" * 40, "D-NS1"]), min_size=1, max_size=25),
+                          st.booleans(), st.integers(0, 1)), min_size=1, max_size=12),
+       st.floats(5.0, 40.0).map(lambda w: round(w, 1)), st.integers(5, 60), st.floats(5.0, 50.0))
+def test_a_columns_search_counts_as_many_unsure_texts_with_the_bands_it_keeps(
+        cells: list[tuple[list[str], bool, int]], start: float, steps: int, current: float) -> None:
+    """At the column's current width, then width after width from its given one (as sure_texts tries them),
+    the texts counted unsure with the bands kept from the widths before are those counted afresh."""
+    from adjudicator.outputs.layout import _unsure, measured_pieces
+
+    texts = [WrappedText(2 - span, 2, " ".join(words), bold) for words, bold, span in cells]
+    measured = {text: measured_pieces(text.text, text.bold, text.size) for text in texts}
+    widths, bands = {1: 9.5, 2: current}, {}
+    assert _unsure(texts, widths, measured, bands=bands) == _unsure(texts, widths, measured)
+    for step in range(steps + 1):
+        widths[2] = round(start + step / 10, 1)
+        assert _unsure(texts, widths, measured, bands=bands) == _unsure(texts, widths, measured), widths[2]
