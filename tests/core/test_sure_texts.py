@@ -16,8 +16,14 @@ from hypothesis import strategies as st
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.outputs import streamed
 from adjudicator.outputs.fast_save import atomic_save_fast
-from adjudicator.outputs.layout import (LINE_SLACK, WrappedText, lines_in_room, scale_allowance, sure_texts,
-                                        wrapped_lines)
+from adjudicator.outputs.layout import (
+    LINE_SLACK,
+    WrappedText,
+    lines_in_room,
+    scale_allowance,
+    sure_texts,
+    wrapped_lines,
+)
 from adjudicator.outputs.writing import write_report_sheet, write_table_sheet
 from tests.core.test_writer_same_outputs import workbook_face
 from tests.row_lines import unsure_rows
