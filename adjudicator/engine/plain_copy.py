@@ -46,6 +46,9 @@ class BuiltOnce(Generic[T]):
 
 _PLAIN = (str, int, float, bool, Decimal, type(None))
 _PLAIN_TYPES = frozenset(_PLAIN)
+#: Whether a type is a record (:func:`_is_record`), by type, as asked.
+_RECORDS: dict[type, bool] = {}
+_new = object.__new__
 
 
 def plain_copy(value: Any) -> Any:
@@ -68,13 +71,13 @@ def _copied(value: Any) -> Any:
     if kind in _PLAIN_TYPES:
         return value
     if kind is dict:
-        return {k: _copied(v) for k, v in value.items()}
+        return _copied_dict(value)
     if kind is list:
         return [_copied(v) for v in value]
     if kind is tuple or kind is set:
         return kind([_copied(v) for v in value])
-    if _is_record(kind):
-        twin = object.__new__(kind)
+    if _RECORDS.get(kind) or _is_record(kind):
+        twin = _new(kind)
         fields = value.__dict__
         if _PLAIN_TYPES.issuperset(map(type, fields.values())):  # most records: their fields as they are
             twin.__dict__.update(fields)
@@ -83,6 +86,23 @@ def _copied(value: Any) -> Any:
                                   for name, item in fields.items()})
         return twin
     return _copied_other(value)
+
+
+def _copied_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    """:func:`_copied` of a dict: its plain values as they are, and its records of plain fields (a world's
+    thousands of regiments, systems, factories) copied here, without a call each (a third of a copy's time)."""
+    out = {}
+    plain, records, all_plain = _PLAIN_TYPES, _RECORDS, _PLAIN_TYPES.issuperset
+    for key, item in value.items():
+        kind = type(item)
+        if kind in plain:
+            out[key] = item
+        elif records.get(kind) and all_plain(map(type, (fields := item.__dict__).values())):
+            twin = out[key] = _new(kind)
+            twin.__dict__.update(fields)  # not assigned: a frozen record refuses it
+        else:
+            out[key] = _copied(item)
+    return out
 
 
 def _copied_other(value: Any) -> Any:
@@ -106,14 +126,16 @@ def _copied_other(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-@cache
 def _is_record(cls: type) -> bool:
     """A dataclass of a world's kind: its fields in its ``__dict__`` and nothing else there, copied by
-    ``copy.copy`` as a new instance with the same ``__dict__`` (no slots, no copy or pickle hooks of its own)."""
-    return (dataclasses.is_dataclass(cls) and "__slots__" not in cls.__dict__
-            and all(getattr(cls, hook, None) is getattr(object, hook, None)
-                    for hook in ("__copy__", "__deepcopy__", "__getstate__", "__setstate__", "__reduce_ex__",
-                                 "__reduce__")))
+    ``copy.copy`` as a new instance with the same ``__dict__`` (no slots, no copy or pickle hooks of its own).
+    Kept in :data:`_RECORDS` once asked."""
+    found = _RECORDS[cls] = (
+        dataclasses.is_dataclass(cls) and "__slots__" not in cls.__dict__
+        and all(getattr(cls, hook, None) is getattr(object, hook, None)
+                for hook in ("__copy__", "__deepcopy__", "__getstate__", "__setstate__", "__reduce_ex__",
+                             "__reduce__")))
+    return found
 
 
 @cache

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.engine import plain_copy
@@ -88,3 +89,27 @@ def test_plain_copy_holds_the_cycle_collector_off_only_while_it_copies() -> None
         assert not gc.isenabled()  # left as the caller had it
     finally:
         gc.enable()
+
+
+@dataclass(frozen=True)
+class _Fixed:
+    a: int
+    b: str
+
+
+@dataclass
+class _Loose:
+    a: int
+    items: list[object]
+
+
+def test_plain_copy_copies_the_records_of_a_dict_frozen_ones_too() -> None:
+    value = {"x": _Fixed(1, "b"), "y": _Loose(2, [_Fixed(3, "c")]), "z": [_Loose(4, [])], "n": None,
+             "w": _Fixed(5, "d"), "v": _Loose(6, [])}  # a kind met again in a dict: copied there, not by a call
+    twin = plain_copy.plain_copy(value)
+    assert twin == value == copy.deepcopy(value)
+    assert twin["x"] is not value["x"] and twin["w"] is not value["w"] and twin["v"] is not value["v"]
+    assert twin["x"] is not value["x"] and twin["y"] is not value["y"] and twin["z"][0] is not value["z"][0]
+    assert twin["y"].items is not value["y"].items and twin["y"].items[0] is not value["y"].items[0]
+    twin["y"].items.append(5)
+    assert value["y"].items == [_Fixed(3, "c")]

@@ -187,3 +187,35 @@ def test_a_factions_own_systems_are_those_it_held_at_the_start_of_the_turn() -> 
     for owner in owners:
         assert set(ctx.own_systems(owner)) == {h for h, s in world.systems.items() if s.owner == owner}
     assert ctx.own_systems("NOBODY") == ()
+
+
+def _scanned_choices(world: World, faction: str) -> dict[str, list[str]]:
+    """The dropdowns of a state, by scans of the whole world (as they were made for every state)."""
+    damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)
+    broken = sorted({f.system for f in world.factories.values() if f.damaged and world.owner(f.system) == faction})
+    return {"repairs.target": damaged + broken,
+            "system": sorted(h for h, s in world.systems.items() if s.owner == faction),
+            "ship": sorted(s.id for s in world.jumpships.values() if s.owner == faction)}
+
+
+def test_each_states_dropdowns_are_what_a_scan_of_the_start_world_gives() -> None:
+    import dataclasses
+
+    from adjudicator.engine.registry import find_ruleset
+    from adjudicator.rulesets.inner_sphere.state import world_to_tables
+
+    _, campaign, _ = pipeline.open_campaign(examples_root() / "inner_sphere")
+    world = world_from_tables(campaign.tables)
+    for n, regiment in enumerate(sorted(world.regiments.values(), key=lambda r: r.id)):
+        regiment.damaged = n % 3 == 0
+    for n, factory in enumerate(sorted(world.factories.values(), key=lambda f: f.id)):
+        factory.damaged = n % 2 == 0
+    world.systems[next(iter(world.systems))].owner = ""  # a system of nobody's
+    campaign = dataclasses.replace(campaign, tables={**campaign.tables, **world_to_tables(world, campaign.tables)})
+    ruleset = find_ruleset("inner_sphere")
+    shown = {f: ruleset.choice_lists(campaign, f, "es") for f in [*sorted(campaign.factions), "NOBODY"]}
+    assert any(lists["repairs.target"] for lists in shown.values())
+    for faction, lists in shown.items():
+        assert lists == _scanned_choices(world_from_tables(campaign.tables), faction), faction
+    shown["NOBODY"]["system"].append("0000")  # what a caller does with its lists is not kept for the next
+    assert ruleset.choice_lists(campaign, "NOBODY", "es")["system"] == []

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.i18n import msg
-from adjudicator.outputs.maps.layouts import outline, positions
+from adjudicator.outputs.maps.layouts import corners, outline, positions
 from adjudicator.outputs.maps.view import GM, PUBLIC, Layout, MapView, unit_gid
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
@@ -162,9 +162,10 @@ def _contents(figure: Any, ax: Any, view: MapView, lang: str, where: dict[str, t
         if link.kind == "wormhole":
             wormholes[link.a].append(link.b)
     hexes = view.layout is Layout.HEX
-    names = {p.id: hex_label(p.label or p.id) if hexes else p.label or p.id for p in places}
+    labelled = places if len(places) <= LABELLED_PLACES else []  # a large map's places are not named
+    names = {p.id: hex_label(p.label or p.id) if hexes else p.label or p.id for p in labelled}
     hex_font = hex_label_font(names.values(), scale) if hexes else font
-    for p in places if len(places) <= LABELLED_PLACES else ():
+    for p in labelled:
         x, y = where[p.id]
         top = 0.32 if view.layout is not Layout.GRAPH else 0.0
         if hexes:  # a hex's name in its upper half, on two lines (its code above its name)
@@ -335,13 +336,14 @@ def _areas_by_colour(ax: Any, view: MapView, places: list[Any], where: dict[str,
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path as Outline
 
-    outlines = {p.id: outline(view, where[p.id]) for p in places}
-    by_colour: dict[str, list[list[tuple[float, float]]]] = defaultdict(list)
-    for place, fill in zip(places, fills, strict=True):
-        by_colour[fill].append(outlines[place.id])
+    # every outline at once (the same corners as outline() gives: each a centre plus the same offset)
+    outlines = np.array([where[p.id] for p in places])[:, None, :] + np.array(corners(view.layout))[None, :, :]
+    by_colour: dict[str, list[int]] = defaultdict(list)
+    for number, fill in enumerate(fills):
+        by_colour[fill].append(number)
     # add_artist, not add_patch: the axes' limits are set (add_patch would walk every segment of every path)
     for fill in sorted(by_colour):
-        ax.add_artist(PathPatch(Outline.make_compound_path_from_polys(np.array(by_colour[fill])), facecolor=fill,
+        ax.add_artist(PathPatch(Outline.make_compound_path_from_polys(outlines[by_colour[fill]]), facecolor=fill,
                                 edgecolor="#999999", linewidth=0.5, alpha=0.55, zorder=2))
 
 

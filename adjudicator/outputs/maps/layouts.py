@@ -30,9 +30,16 @@ def hex_centre(col: int, row: int) -> tuple[float, float]:
 def outline(view: MapView, centre: tuple[float, float]) -> list[tuple[float, float]]:
     """The corners of a place's outline (a graph's nodes are drawn as circles: no outline)."""
     x, y = centre
-    if view.layout is Layout.GRID:
-        return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
-    return [(x + 0.98 * math.cos(math.pi / 3 * k), y + 0.98 * math.sin(math.pi / 3 * k)) for k in range(6)]
+    return [(x + dx, y + dy) for dx, dy in corners(view.layout)]
+
+
+def corners(layout: Layout) -> tuple[tuple[float, float], ...]:
+    """Where the corners of an outline are from its centre: a grid's unit square, or a hex of radius 0.98."""
+    return _SQUARE if layout is Layout.GRID else _HEX
+
+
+_SQUARE = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
+_HEX = tuple((0.98 * math.cos(math.pi / 3 * k), 0.98 * math.sin(math.pi / 3 * k)) for k in range(6))
 
 
 def graph_positions(view: MapView) -> dict[str, tuple[float, float]]:

@@ -3,12 +3,59 @@ assets, and the cost preview (formulas) of ``template.py``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from adjudicator.engine.plain_copy import BuiltOnce
 from adjudicator.engine.presentation import Presentation
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.rulesets.inner_sphere.hexmap import neighbours
 from adjudicator.rulesets.inner_sphere.state import start_world
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class OwnLists(NamedTuple):
+    """What a state holds at the start of the turn, as its dropdowns list it (each sorted): its systems, its
+    jumpships, its damaged regiments and the systems of its damaged factories."""
+
+    systems: list[str]
+    ships: list[str]
+    damaged: list[str]
+    broken: list[str]
+
+
+_NONE_OWNED = OwnLists([], [], [], [])
+
+
+def own_lists(tables: dict[str, pd.DataFrame]) -> dict[str, OwnLists]:
+    """Every state's :class:`OwnLists`, from one pass over the start world (a check asks for every state's;
+    each asking scanned the whole Inner Sphere again)."""
+    world = start_world(tables)  # read only
+    own: dict[str, OwnLists] = {}
+
+    def of(owner: str) -> OwnLists:
+        found = own.get(owner)
+        if found is None:
+            found = own[owner] = OwnLists([], [], [], [])
+        return found
+
+    for hex_, system in world.systems.items():
+        of(system.owner).systems.append(hex_)
+    for ship in world.jumpships.values():
+        of(ship.owner).ships.append(ship.id)
+    for regiment in world.regiments.values():
+        if regiment.damaged:
+            of(regiment.owner).damaged.append(regiment.id)
+    for system in {f.system for f in world.factories.values() if f.damaged}:
+        of(world.owner(system)).broken.append(system)
+    for lists in own.values():
+        for names in lists:
+            names.sort()
+    return own
+
+
+_OWN_LISTS = BuiltOnce(own_lists)
 
 
 class InnerSpherePresentation(Presentation):
@@ -40,13 +87,9 @@ class InnerSpherePresentation(Presentation):
         return rows
 
     def choice_lists(self, campaign: Campaign, faction: str, lang: str) -> dict[str, list[str]]:
-        world = start_world(campaign.tables)  # read only
-        own = sorted(h for h, s in world.systems.items() if s.owner == faction)
-        ships = sorted(s.id for s in world.jumpships.values() if s.owner == faction)
-        damaged = sorted(r.id for r in world.regiments.values() if r.owner == faction and r.damaged)
-        broken = sorted({f.system for f in world.factories.values() if f.damaged and world.owner(f.system) == faction})
+        own = _OWN_LISTS(campaign.tables).get(faction, _NONE_OWNED)
         # a repair's target is a damaged asset; the agency's (a system, a regiment, a state) has no list
-        return {"repairs.target": damaged + broken, "system": own, "ship": ships}
+        return {"repairs.target": own.damaged + own.broken, "system": list(own.systems), "ship": list(own.ships)}
 
     def decorate_template(self, wb: Any, campaign: Campaign, faction: str) -> None:
         """Add the cost preview (formulas) to an order workbook built by the core."""

@@ -43,18 +43,21 @@ def _restless(world: World, hex_: str) -> bool:
 def income_of(world: World, faction: str, tariffs: Tariffs, params: dict) -> Income:
     disputed, discontent = (Decimal(str(params.get(k, 1))) for k in ("disputed_income_factor",
                                                                       "discontent_income_factor"))
+    held = {hex_: s for hex_, s in world.systems.items() if s.owner == faction}
     systems = sum(
         s.income * (disputed if s.disputed else 1) * (discontent if _restless(world, hex_) else 1)
-        for hex_, s in world.systems.items() if s.owner == faction
+        for hex_, s in held.items()
     )
     factories = sum(tariffs.factory_income[f.type] for f in world.factories.values()
-                    if world.owner(f.system) == faction and not f.damaged)
+                    if not f.damaged and f.system in held)
     extra = research_bonuses(world, faction)
     return Income(systems, factories, extra["factory_income_pct"], extra["income_pct"])
 
 
-def regiment_upkeep(world: World, faction: str, tariffs: Tariffs) -> int:
-    return sum(tariffs.units[r.type].upkeep for r in world.regiments.values() if r.owner == faction)
+def regiment_upkeep(world: World, faction: str, tariffs: Tariffs) -> tuple[int, int]:
+    """The upkeep of a state's regiments, and how many they are (one pass over every regiment)."""
+    types = [r.type for r in world.regiments.values() if r.owner == faction]
+    return sum(tariffs.units[t].upkeep for t in types), len(types)
 
 
 def defence_upkeep(world: World, faction: str, tariffs: Tariffs, params: dict) -> int:
@@ -81,8 +84,7 @@ def collect(world: World, ctx: Context, faction: str) -> None:
          msg("Income: systems {systems} C, factories {factories} C (+{ind}%), economy +{eco}%.",
              systems=money(income.systems), factories=money(income.factories), ind=income.factory_pct,
              eco=income.eco_pct), "income")
-    regiments = regiment_upkeep(world, faction, ctx.tariffs)
-    count = sum(1 for r in world.regiments.values() if r.owner == faction)
+    regiments, count = regiment_upkeep(world, faction, ctx.tariffs)
     post(world, ctx, faction, -regiments, ECONOMY, msg("Upkeep of {n} regiments.", n=count), "upkeep:regiments")
     defences = defence_upkeep(world, faction, ctx.tariffs, ctx.params)
     post(world, ctx, faction, -defences, ECONOMY, msg("Upkeep of aerospace defences."), "upkeep:defences")
