@@ -76,6 +76,8 @@ class OldMaster:
     anew: dict[str, str] = field(default_factory=dict)
     #: the stubs openpyxl loaded (name: the sheet object, its first cell's value), filled by :func:`open_stubbed`
     stubs: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    #: why no stub can be given its old part back (a first turn's master saved by another program), or None
+    not_composable: str | None = None
 
 
 def read_old_master(path: Path, turn: int, anew: Callable[[list[str]], list[str]] = lambda names: []) -> OldMaster:
@@ -90,15 +92,21 @@ def read_old_master(path: Path, turn: int, anew: Callable[[list[str]], list[str]
         found = TURN_TAB.match(name)
         if found and int(found.group(1)) < turn and state == "visible":
             kept[name] = part
-    if not kept:  # nothing to keep (a campaign's first turn): today's way, nothing to tell
-        return OldMaster(theirs, kept)
-    if XLSXWRITER_FILE_VERSION not in theirs.parts.get("xl/workbook.xml", b"") or "xl/styles.xml" not in theirs.parts:
-        raise CannotCompose("the old master was saved by another program")
     parts = {name: part for name, part, _ in theirs.sheets}
     written = {name: parts[name] for name in anew(list(parts)) if name not in kept}
-    for name, part in {**kept, **written}.items():
-        if not theirs.parts.get(part, b"").startswith(XLSXWRITER_SHEET):
-            raise CannotCompose(f"{name}: not in XlsxWriter's form")
+    try:
+        if XLSXWRITER_FILE_VERSION not in theirs.parts.get("xl/workbook.xml", b"") or \
+                "xl/styles.xml" not in theirs.parts:
+            raise CannotCompose("the old master was saved by another program")
+        for name, part in {**kept, **written}.items():
+            if not theirs.parts.get(part, b"").startswith(XLSXWRITER_SHEET):
+                raise CannotCompose(f"{name}: not in XlsxWriter's form")
+    except CannotCompose as why:
+        if kept:
+            raise
+        # nothing to keep (a campaign's first turn): its sheets written anew are stubbed all the same, to be
+        # written again by the turn; should one stay a stub, the master is made today's way, nothing told
+        return OldMaster(theirs, kept, written, not_composable=str(why))
     return OldMaster(theirs, kept, written)
 
 
@@ -270,6 +278,8 @@ def compose_master(old: OldMaster, new: bytes, kept: list[str]) -> bytes:
     back its old part: formats mapped, strings inline, the new view, its drawing copied, its print names."""
     if not kept:
         return new
+    if old.not_composable is not None:
+        raise CannotCompose(old.not_composable)
     theirs = read_theirs(new)
     new_part = {name: part for name, part, _ in theirs.sheets}
     new_index = {name: index for index, (name, _, _) in enumerate(theirs.sheets)}
@@ -326,21 +336,24 @@ def write_master_file(base: Path, turn: int, build: Callable[[Any], Any], target
     """campaign.xlsx of the next turn at ``target``: ``build(wb)`` writes the turn into the old master ``base``
     opened (the turn's tabs streamed; the sheets ``anew`` names stubbed), its answer returned with why the master
     was made today's way, ``save_today`` (fast_save.atomic_save_fast) saving it then (None when it was composed, or
-    when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``, or nothing was to be kept)."""
+    when today's way was asked for, ``ADJUDICATOR_COMPOSE=0``, or nothing was to be kept). A first turn's
+    master keeps no tab, but its state tables are stubbed all the same: they are written anew, never read."""
     from adjudicator.outputs.streamed import stream_new_tabs
     from adjudicator.store.master import open_master
 
     slow_way = None
     if os.environ.get(COMPOSE_ENV) != "0":
+        old = None
         try:
             old = read_old_master(base, turn, anew)
-            if old.kept:
+            if old.kept or old.anew:  # a first turn too: its state tables are written anew, not read
                 wb = stream_new_tabs(open_stubbed(old))
                 answer = build(wb)
                 save_composed(old, wb, target)
                 return answer, None
         except Exception as error:  # noqa: BLE001 - CannotCompose, or anything unforeseen: today's way
-            slow_way = str(error) or type(error).__name__
+            if old is None or old.kept:  # a first turn's master made today's way is nothing to tell
+                slow_way = str(error) or type(error).__name__
     wb = stream_new_tabs(open_master(base))
     answer = build(wb)
     save_today(wb, target)

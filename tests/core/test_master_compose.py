@@ -177,3 +177,52 @@ def test_a_kept_tab_the_turn_changed_in_place_is_not_composed(tmp_path: Path) ->
     wb[second]["B2"] = "written into"
     with pytest.raises(master_compose.CannotCompose, match="a kept tab changed"):
         master_compose.still_kept(old, wb)
+
+
+def test_a_first_turns_master_saved_by_another_program_is_written_anew_unread_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A campaign's first master saved by another program (here openpyxl, as a generated campaign's is): its state
+    tables are stubbed, not loaded (they are written anew), and the next master is the very bytes today's way
+    makes; nothing is told."""
+    pipeline.new_campaign(find_ruleset("star_sectors"), tmp_path / "composed" / "campaign", example=True)
+    book = openpyxl.load_workbook(tmp_path / "composed" / "campaign" / "campaign.xlsx")
+    book.save(tmp_path / "composed" / "campaign" / "campaign.xlsx")
+    shutil.copytree(tmp_path / "composed" / "campaign", tmp_path / "today" / "campaign")
+    old = master_compose.read_old_master(tmp_path / "composed" / "campaign" / "campaign.xlsx", 1,
+                                         lambda names: master.sheets_written_anew(find_ruleset("star_sectors"), names))
+    assert not old.kept and book.sheetnames[0] in old.anew
+    assert old.not_composable == "the old master was saved by another program"
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")  # the master written in this process, where it is watched
+    loaded: list[Path] = []
+    whole = master.open_master
+    monkeypatch.setattr(master, "open_master", lambda path: loaded.append(path) or whole(path))
+    outcome = _resolve(tmp_path / "composed" / "campaign")
+    assert loaded == [] and not [n for n in outcome.notes if "slow way" in n.render("en")]
+    monkeypatch.setenv("ADJUDICATOR_COMPOSE", "0")
+    _resolve(tmp_path / "today" / "campaign")
+    assert loaded, "today's way loads the whole master"
+    assert (tmp_path / "composed" / "campaign" / "campaign.xlsx").read_bytes() == \
+        (tmp_path / "today" / "campaign" / "campaign.xlsx").read_bytes()
+
+
+def test_a_first_turns_stub_left_unwritten_makes_the_master_todays_way_untold(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sheet stubbed as written anew that the turn did not write again cannot be given back its part when the
+    master was saved by another program: the master is made today's way, whole, and nothing is told."""
+    from adjudicator.outputs.fast_save import atomic_save_fast
+
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    book = openpyxl.load_workbook(root / "campaign.xlsx")
+    book.save(root / "campaign.xlsx")
+    settings = book.sheetnames[0]
+    rows = book[settings].max_row
+    target = tmp_path / "next.xlsx"
+    answer = master_compose.write_master_file(root / "campaign.xlsx", 1, lambda wb: "built", target,
+                                              lambda names: [settings], atomic_save_fast)
+    assert answer == ("built", None)
+    assert rows > 1 and openpyxl.load_workbook(target)[settings].max_row == rows
+    monkeypatch.setenv("ADJUDICATOR_COMPOSE", "0")
+    master_compose.write_master_file(root / "campaign.xlsx", 1, lambda wb: "built", tmp_path / "today.xlsx",
+                                     lambda names: [settings], atomic_save_fast)
+    assert target.read_bytes() == (tmp_path / "today.xlsx").read_bytes()
