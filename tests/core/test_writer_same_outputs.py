@@ -12,6 +12,7 @@ import hashlib
 import io
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
 from adjudicator.outputs import compose, layout, streamed
 from adjudicator.outputs.writing import REFIT_ROWS, fill_report_sheet, fill_table_sheet
+from adjudicator.store import master_compose
 from adjudicator.turn import pipeline
 from tests import writer_reference
 from tests.helpers import EVERY_RULESET_SLOW_BUT_ONE
@@ -196,6 +198,7 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
     captured: list[tuple[Path, dict[str, streamed.Tab], Path | None]] = []
     fast = layout.lay_out
     real_fast_save = pipeline.atomic_save_fast
+    real_save_composed = master_compose.save_composed
     in_fast: list[bool] = []
 
     refits: dict[Path, dict[str, dict[str, Any]]] = {}  # the marks the layout reads (_refit_rows)
@@ -210,6 +213,14 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
         fast(wb)
 
     def capture_fast(wb: Any, target: Path) -> bool:
+        saved = captured_save(wb, target, lambda: real_fast_save(wb, target))
+        assert saved, "saved by openpyxl: the writer must translate it whole"
+        return saved
+
+    def capture_composed(old: Any, wb: Any, target: Path) -> None:  # a master written by XlsxWriter, composed
+        captured_save(wb, target, lambda: real_save_composed(old, wb, target))
+
+    def captured_save(wb: Any, target: Path, save: Callable[[], Any]) -> Any:
         path = raw / f"{len(captured):03}.xlsx"
         composed = getattr(wb, compose.COMPOSED, None)  # a checked copy composed of the player's parts
         reference = composed.today() if composed is not None else wb  # ... and as openpyxl copies it
@@ -223,8 +234,7 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
         old_way.save(path)
         in_fast.append(True)
         try:
-            saved = real_fast_save(wb, target)
-            assert saved, "saved by openpyxl: the writer must translate it whole"
+            saved = save()
         finally:
             in_fast.clear()
         written = raw / f"{len(captured):03}.written.xlsx"
@@ -237,6 +247,7 @@ def test_the_layout_equals_the_one_before(ruleset: str, tmp_path: Path, monkeypa
 
     monkeypatch.setattr(layout, "lay_out", capture)
     monkeypatch.setattr(pipeline, "atomic_save_fast", capture_fast)
+    monkeypatch.setattr(master_compose, "save_composed", capture_composed)
     monkeypatch.setenv("ADJUDICATOR_WORKERS", "1")  # captured in this process (workers would lay out their own)
     root = tmp_path / "campaign"
     pipeline.new_campaign(find_ruleset(ruleset), root, example=True)
