@@ -382,7 +382,7 @@ def wrapped_text(first: int, last: int, text: str, bold: bool, size: float, inde
     its cell wraps it: it ``wraps`` already, or it holds a line break, or it is wider than its room (less the
     cell's padding), as both writers decide; None for a text that stays on one line."""
     found = WrappedText(first, last, text, bold, size, indent)
-    if wraps or "\n" in text or measure(text, bold, size)[2] > found.room(widths) - CELL_PADDING:
+    if wraps or "\n" in text or text_width(text, bold, size) > found.room(widths) - CELL_PADDING:
         return found
     return None
 
@@ -783,7 +783,7 @@ def lay_out_sheet(ws: Worksheet, header_rows: int | None = None) -> None:
         bold, size, title = styles.font(cell)
         wrap, _, indent = styles.alignment(cell)
         width = (merged_width.get((row, col)) or widths[col]) - indent
-        if not wrap and not title and ("\n" in text or measure(text, bold, size)[2] > width - CELL_PADDING):
+        if not wrap and not title and ("\n" in text or text_width(text, bold, size) > width - CELL_PADDING):
             styles.realign(cell, _with_wrap)
             wrap = True
         lines = kept_lines(text, width, bold, size) if wrap else 1
