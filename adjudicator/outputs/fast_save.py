@@ -57,6 +57,10 @@ _INFINITE = (math.inf, -math.inf)
 #: The kind of a cell handed to a sheet's ``put_row`` that XlsxWriter's own writer writes in its table (a link):
 #: its value is what writes it, and the row takes it from that table.
 HELD = "held"
+#: The kind of a cell handed to ``put_row`` that links to a place (its value: the ``internal:`` address, the text
+#: shown or None, the tip or None): its link kept as XlsxWriter's ``write_url`` keeps it, its text written with
+#: the row's other texts, in the very bytes that writer's cell gives (a results workbook's Changes tab: thousands).
+LINK = "link"
 #: Column names by number (from 0), as they are met: "A", "B", …
 _COLUMN_NAMES: dict[int, str] = {}
 
@@ -330,6 +334,9 @@ class _MergedRange(tuple):  # type: ignore[type-arg]
 def _exact_width_sheet_class() -> type:
     """An XlsxWriter worksheet that stores the very column widths and row heights openpyxl would (XlsxWriter
     rounds both to whole pixels): the sizes the layout computed, so LibreOffice and Excel draw them as before."""
+    from functools import partial
+
+    from xlsxwriter.url import Url
     from xlsxwriter.utility import _utf16_len, _utf16_truncate, xl_col_to_name, xl_rowcol_to_cell_fast
     from xlsxwriter.worksheet import CellNumberTuple, CellStringTuple
     from xlsxwriter.worksheet import Worksheet as XWorksheet
@@ -416,6 +423,13 @@ def _exact_width_sheet_class() -> type:
             for col, value, kind, fmt in cells:
                 if col >= self.xls_colmax:
                     continue
+                if kind is LINK:
+                    text = self._linked(row, col, value)
+                    if text is None:  # not a plain internal link: XlsxWriter's own writer
+                        url, shown, tip = value
+                        value, kind = partial(write_url, self, row, col, url, fmt, shown, tip), HELD
+                    else:  # its text as write_url writes it: in the link's format, XlsxWriter's if none
+                        value, kind, fmt = text, "s", fmt or self.default_url_format
                 if kind is HELD:  # written now by XlsxWriter's own writer (a link), then from its table
                     value()
                     kept.append((col, "x", None, None))
@@ -457,6 +471,24 @@ def _exact_width_sheet_class() -> type:
                 self.dim_colmax = last
             self.pending.append((row, kept))
             self.pending_block = block
+
+        def _linked(self, row: int, col: int, link: tuple[str, str | None, str | None]) -> str | None:
+            """The link of a cell of kind :data:`LINK` kept (as ``write_url`` keeps it, counted among the sheet's),
+            and the text its cell shows; None, keeping nothing, for a link that is not an internal one within
+            Excel's length or one past :data:`LINKS_A_SHEET_HOLDS` (``write_url`` then writes it, refuses it or
+            warns)."""
+            url, text, tip = link
+            if not url.startswith("internal:") or self.hlink_count >= LINKS_A_SHEET_HOLDS or \
+                    _utf16_len(url) > self.max_url_length:
+                return None
+            found = Url(url)
+            if text is not None:
+                found._text = text  # noqa: SLF001 - as write_url sets it
+            if tip is not None:
+                found.tip = tip
+            self.hlink_count += 1
+            self.hyperlinks[row][col] = found
+            return found.text
 
         def merge_blank(self, first_row: int, first_col: int, last_row: int, last_col: int) -> None:
             """XlsxWriter's ``merge_range(first_row, first_col, last_row, last_col, None)`` (from 0) on a sheet

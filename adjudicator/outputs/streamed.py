@@ -718,11 +718,9 @@ def rows_put_straight(sheet: Any) -> Any:
 
 def _put_rows(cells: list[tuple[tuple[int, int], list[Any]]], links: dict[tuple[int, int], str], sheet: Any,
               put_row: Any, fmt: Any) -> None:
-    """The laid cells (row order) handed to ``put_row`` a row at a time; a link written by XlsxWriter's own
-    writer in its turn (its text numbered among the shared strings in the cells' order)."""
-    from functools import partial
-
-    from adjudicator.outputs.fast_save import HELD
+    """The laid cells (row order) handed to ``put_row`` a row at a time; a link's text numbered among the shared
+    strings in the cells' order, as XlsxWriter's own writer numbers it (fast_save.LINK)."""
+    from adjudicator.outputs.fast_save import LINK
 
     row_cells: list[tuple[int, Any, str, Any]] = []
     current = 0
@@ -733,8 +731,8 @@ def _put_rows(cells: list[tuple[tuple[int, int], list[Any]]], links: dict[tuple[
             row_cells = []
             current = row
         if links and (row, col) in links:
-            link = partial(write_link, sheet, row - 1, col - 1, links[(row, col)], value, fmt(style))
-            row_cells.append((col - 1, link, HELD, None))
+            link = ("internal:" + links[(row, col)], None if value is None else str(value), None)  # as write_link
+            row_cells.append((col - 1, link, LINK, fmt(style)))
         else:
             row_cells.append((col - 1, value, kind, fmt(style)))
     if row_cells:

@@ -156,12 +156,38 @@ def test_links_among_the_rows_are_xlsxwriters_own(monkeypatch: pytest.MonkeyPatc
             cells.links[(row, 6)] = f"'Informe T01'!A{row}"
     cells.links[(61, 2)] = "'Informe T01'!A1"  # a link alone in its row, its cell written by the link itself
     cells.put(61, 2, "inicio", "es")
+    cells.links[(62, 1)] = "'Informe T01'!A2"  # no text, a format alone: the cell shows the place it links to
+    cells.put(62, 1, None, "es", streamed.WRAP_TOP)
+    cells.links[(63, 1)] = "'Informe T01'!A3"  # a text past half the longest: cut as XlsxWriter cuts it
+    cells.put(63, 1, "😀" * 20_000, "es")
+    cells.links[(64, 1)] = "'Informe #2'!A3"  # a place with a "#" (an external link's anchor mark)
+    cells.put(64, 1, "almohadilla", "es")
     straight, by_cell = _both_ways(streamed.Tab("cells", "es", cells=cells), monkeypatch)
     assert straight == by_cell and PUT[-1] > 0
     sheet = _sheet_xml(straight)
-    assert sheet.count("<hyperlink ") == 9 and 'location="\'Informe T01\'!A14"' in sheet
+    assert sheet.count("<hyperlink ") == 12 and 'location="\'Informe T01\'!A14"' in sheet
+    assert 'location="\'Informe #2\'!A3"' in sheet
     wb = openpyxl.load_workbook(io.BytesIO(straight))
     assert wb["Tab"]["F14"].value == "14" and wb["Tab"]["F14"].hyperlink.location == "'Informe T01'!A14"
+    assert wb["Tab"]["A62"].value == "'Informe T01'!A2" and len(wb["Tab"]["A63"].value) < 20_000
+
+
+def test_links_past_a_sheets_limit_make_the_workbook_the_openpyxl_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The link after Excel's limit of a sheet's links, or longer than Excel's longest, is refused as write_url
+    refused it: the workbook is then saved by openpyxl (fast_save.Untranslatable), the limit counted with the
+    links written straight."""
+    monkeypatch.setattr(fast_save, "LINKS_A_SHEET_HOLDS", 5)
+    cells = streamed.Cells()
+    for row in range(1, 8):
+        cells.put(row, 1, f"Flota {row}", "es")
+        cells.links[(row, 1)] = f"'Informe T01'!A{row}"
+    with pytest.raises(fast_save.Untranslatable, match="more links than a sheet holds"):
+        saved_with_tab(streamed.Tab("cells", "es", cells=cells), "Tab")
+    monkeypatch.undo()
+    cells.links[(3, 1)] = "'Informe T01'!A" + "9" * 2100  # past Excel's longest link: refused, with a warning
+    with pytest.warns(UserWarning, match="exceeds Excel's limit"), \
+            pytest.raises(fast_save.Untranslatable, match="hyperlink refused"):
+        saved_with_tab(streamed.Tab("cells", "es", cells=cells), "Tab")
 
 
 def test_texts_longer_than_half_the_longest_are_cut_as_xlsxwriter_cuts_them(
