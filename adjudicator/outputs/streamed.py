@@ -731,8 +731,7 @@ def _put_rows(cells: list[tuple[tuple[int, int], list[Any]]], links: dict[tuple[
             row_cells = []
             current = row
         if links and (row, col) in links:
-            link = ("internal:" + links[(row, col)], None if value is None else str(value), None)  # as write_link
-            row_cells.append((col - 1, link, LINK, fmt(style)))
+            row_cells.append((col - 1, internal_link(links[(row, col)], value), LINK, fmt(style)))
         else:
             row_cells.append((col - 1, value, kind, fmt(style)))
     if row_cells:
@@ -753,12 +752,19 @@ def write_cell(sheet: Any, r: int, c: int, value: Any, kind: str, f: Any) -> Non
         sheet._write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)  # noqa: SLF001
 
 
+def internal_link(location: str, value: Any) -> tuple[str, str | None, None]:
+    """A cell's link to ``location`` of the workbook as fast_save.py writes an openpyxl cell's internal link: its
+    address, the text the cell shows (None: the place itself) and no tip."""
+    return "internal:" + location, None if value is None else str(value), None
+
+
 def write_link(sheet: Any, r: int, c: int, location: str, value: Any, f: Any) -> None:
-    """A cell (from 0) linking to ``location`` of the workbook, written as fast_save.py writes an openpyxl
-    cell's internal link."""
+    """A cell (from 0) linking to ``location`` of the workbook (:func:`internal_link`), by XlsxWriter's own
+    writer."""
     from adjudicator.outputs.fast_save import write_url
 
-    write_url(sheet, r, c, "internal:" + location, f, None if value is None else str(value), None)
+    url, text, tip = internal_link(location, value)
+    write_url(sheet, r, c, url, f, text, tip)
 
 
 def write_sizes(laid: Laid, tab: Tab, sheet: Any, fmt: Any) -> None:
