@@ -70,6 +70,7 @@ from adjudicator.outputs.xlsx_package import (
     Theirs,
     check_well_formed,
     content_types_xml,
+    deflated_parts,
     free_name,
     parse_part,
     quoteattr,
@@ -132,6 +133,7 @@ def read_package(path: Path) -> Package:
                 raise CannotCompose("a part too large, or encrypted")
             parts = {info.filename: archive.read(info) for info in infos if not info.is_dir()}
             order = [info.filename for info in infos if not info.is_dir()]
+            deflated = deflated_parts(archive, parts)
     except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError) as error:
         raise CannotCompose(str(error)) from None
     if "[Content_Types].xml" not in parts:
@@ -141,7 +143,7 @@ def read_package(path: Path) -> Package:
                 if d.tag == f"{{{CT_NS}}}Default"}
     overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in types
                  if o.tag == f"{{{CT_NS}}}Override"}
-    package = Package(parts, order, defaults, overrides)
+    package = Package(parts, order, defaults, overrides, deflated=deflated)
     documents = [r for r in relations_of(package, "") if r.type == OFFICE_DOC]
     if "_rels/.rels" not in parts or len(documents) != 1 or documents[0].part not in parts:
         raise CannotCompose("no workbook part")
@@ -698,7 +700,7 @@ def compose_bytes(player: Path, new_tabs: Callable[[int], bytes | Theirs], marks
     if any(not kind for kind in types.values()):
         raise CannotCompose("a part without its content type")
     files = {"[Content_Types].xml": content_types_xml(types, copier.defaults), **files}
-    return zip_parts(files)
+    return zip_parts(files, package.deflated)  # the player's parts kept as they came: copied as their zip held them
 
 
 def _comment_parts(by_sheet: dict[str, dict[str, Mark]], marked_sheets: Sequence[str]) -> list[tuple[bytes, bytes]]:
@@ -835,7 +837,7 @@ class ComposedCopy:
             buffer = io.BytesIO()
             composed: list[str] = []  # the tabs whose cells are written as they are composed, moved by offset
             try:
-                save_fast(wb, buffer, composed_cells=(offset, composed))
+                save_fast(wb, buffer, composed_cells=(offset, composed), deflated=False)
             except Untranslatable as error:
                 raise CannotCompose(str(error)) from None
             theirs = read_theirs(buffer.getvalue())

@@ -139,19 +139,20 @@ def save_workbook(wb: Workbook, target: str | Path) -> bool:
 
 
 def save_fast(wb: Workbook, target: str | Path | io.BytesIO,
-              composed_cells: tuple[int, list[str]] | None = None) -> None:
+              composed_cells: tuple[int, list[str]] | None = None, deflated: bool = True) -> None:
     """Write ``wb`` at ``target`` (a path or a buffer) with XlsxWriter (raises :class:`Untranslatable` before
     writing anything it cannot translate whole). With ``composed_cells`` (an offset, a list), the new tabs of a
     workbook compose.py merges into a player's: the streamed tabs' cells are written as composing makes them
     (texts inline, formats moved by the offset: the number of the player's cell formats), their titles added
-    to the list."""
+    to the list. ``deflated=False``: the package's parts stored, for a workbook taken apart at once to be
+    composed (literal_texts.py)."""
     from adjudicator.outputs.literal_texts import LiteralTextsWorkbook
 
     _refuse_what_is_not_translated(wb)
     out = LiteralTextsWorkbook(target if isinstance(target, io.BytesIO) else str(target), {
         "in_memory": False,  # each sheet's XML in a temporary file (the module's docstring)
         "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
-        "nan_inf_to_errors": True})
+        "nan_inf_to_errors": True}, deflated=deflated)
     writer = _Writer(wb, out, composed_cells)
     try:
         writer.write()

@@ -8,13 +8,21 @@ another faction's, the GM's ``campaign.xlsx`` — drawing other text than the pl
 workbook's packager writes every shared string as a plain text, escaped, as XlsxWriter writes any other
 (:func:`adjudicator.outputs.errors_tab.shared_string`, the Errors tab's own): the same bytes for every text
 but those. XlsxWriter provides for its packager to be replaced (``Workbook._get_packager``).
+
+A workbook written only to be taken apart at once (the new tabs that compose.py merges into a player's file,
+the master's turn that master_compose.py merges with its kept parts) may have its parts stored rather than
+deflated (``deflated=False``): the package is read back in the same breath and its parts deflated once, in the
+composed file; deflating them here too was undone right away (a tenth of the CPU of writing a faction's
+results).
 """
 
 from __future__ import annotations
 
+import zipfile
 from typing import Any
 
 import xlsxwriter
+import xlsxwriter.workbook
 from xlsxwriter.packager import Packager
 from xlsxwriter.sharedstrings import SharedStrings
 
@@ -43,7 +51,25 @@ class _LiteralPackager(Packager):  # type: ignore[misc]
 
 
 class LiteralTextsWorkbook(xlsxwriter.Workbook):  # type: ignore[misc]
-    """``xlsxwriter.Workbook``, every shared string written as a plain text (the module's docstring)."""
+    """``xlsxwriter.Workbook``, every shared string written as a plain text; ``deflated=False``: its parts
+    stored, not deflated (the module's docstring)."""
+
+    def __init__(self, filename: Any, options: dict[str, Any] | None = None, deflated: bool = True) -> None:
+        super().__init__(filename, options)
+        self.deflated = deflated
 
     def _get_packager(self) -> Any:
         return _LiteralPackager()
+
+    def _store_workbook(self) -> None:
+        # XlsxWriter opens its zip with the compression its module names ZIP_DEFLATED, read when it stores the
+        # workbook: named ZIP_STORED for as long as this one is stored (one thread writes a workbook at a time)
+        module = xlsxwriter.workbook
+        if self.deflated or getattr(module, "ZIP_DEFLATED", None) != zipfile.ZIP_DEFLATED:
+            super()._store_workbook()
+            return
+        module.ZIP_DEFLATED = zipfile.ZIP_STORED
+        try:
+            super()._store_workbook()
+        finally:
+            module.ZIP_DEFLATED = zipfile.ZIP_DEFLATED

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import posixpath
 import re
+import struct
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -86,6 +87,16 @@ class Relation:
     part: str  # the part it points at (inside the zip), "" for an external target
 
 
+@dataclass(frozen=True)
+class Deflated:
+    """A part as a zip holds it, deflated: its compressed bytes, their CRC, and the very bytes object they were
+    read as (:func:`deflated_parts`). Zipped again unchanged, it is copied as it is (:func:`zip_parts`)."""
+
+    content: bytes
+    data: bytes
+    crc: int
+
+
 @dataclass
 class Package:
     """The player's file as parts, read once (each within :data:`MOST_BYTES`)."""
@@ -98,6 +109,8 @@ class Package:
     workbook_rels: list[Relation] = field(default_factory=list)
     #: (name, sheet part, its relations, state) in the workbook's order
     sheets: list[tuple[str, str, list[Relation]]] = field(default_factory=list)
+    #: the parts as the zip holds them, deflated (those a composed file keeps as they came are copied so)
+    deflated: dict[str, Deflated] = field(default_factory=dict)
 
     def content_type(self, part: str) -> str | None:
         return self.overrides.get(part) or self.defaults.get(posixpath.splitext(part)[1].lstrip(".").lower())
@@ -283,12 +296,62 @@ def content_types_xml(types: dict[str, str], more_defaults: dict[str, str] | Non
             + "</Types>").encode()
 
 
-def zip_parts(files: dict[str, bytes]) -> bytes:
+def zip_parts(files: dict[str, bytes], deflated: dict[str, Deflated] | None = None) -> bytes:
+    """``files`` zipped, deflated, reproducibly (a fixed date and mode). A part of ``deflated`` given as the very
+    bytes object it was read as (so, unchanged) is copied as its zip held it, not deflated again: most of a
+    player's file, which a checked copy or results hold as it came (a tenth and more of a check's CPU)."""
+    deflated = deflated or {}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
             info = zipfile.ZipInfo(name, FIXED_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o600 << 16
-            archive.writestr(info, data)
+            kept = deflated.get(name)
+            if kept is not None and kept.content is data:
+                _write_deflated(archive, info, kept)
+            else:
+                archive.writestr(info, data)
     return buffer.getvalue()
+
+
+def deflated_parts(archive: zipfile.ZipFile, parts: dict[str, bytes]) -> dict[str, Deflated]:
+    """The deflated bytes of each of ``parts`` (read from ``archive`` already, each checked against its CRC
+    then) as the archive holds them: read from after the member's local header, as zipfile itself finds them.
+    A member stored, or compressed otherwise, or whose header is not where the directory says, is left out
+    (deflated again when zipped)."""
+    found: dict[str, Deflated] = {}
+    for info in archive.infolist():
+        content = parts.get(info.filename)
+        if content is None or info.compress_type != zipfile.ZIP_DEFLATED or info.flag_bits & 0x1:
+            continue
+        archive.fp.seek(info.header_offset)  # type: ignore[union-attr] - open: the archive is being read
+        header = archive.fp.read(_LOCAL_HEADER)  # type: ignore[union-attr]
+        if len(header) != _LOCAL_HEADER or header[:4] != b"PK\x03\x04":
+            continue
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        archive.fp.seek(info.header_offset + _LOCAL_HEADER + name_length + extra_length)  # type: ignore[union-attr]
+        data = archive.fp.read(info.compress_size)  # type: ignore[union-attr]
+        if len(data) == info.compress_size:
+            found[info.filename] = Deflated(content, data, info.CRC)
+    return found
+
+
+#: The fixed part of a zip member's local header (its name and extra field follow).
+_LOCAL_HEADER = 30
+
+
+def _write_deflated(archive: zipfile.ZipFile, info: zipfile.ZipInfo, kept: Deflated) -> None:
+    """``kept`` written into ``archive`` (being written, to a buffer) as the member ``info``, its deflated bytes as
+    they are. zipfile writes a member only by compressing it: these are the steps of its ``_open_to_write`` and
+    ``_ZipWriteFile.close`` for a member whose size and CRC are known before its bytes are written."""
+    info.CRC, info.compress_size, info.file_size = kept.crc, len(kept.data), len(kept.content)
+    fp = archive.fp
+    assert fp is not None  # noqa: S101 - the archive is open
+    fp.seek(archive.start_dir)
+    info.header_offset = fp.tell()
+    fp.write(info.FileHeader(False))  # no zip64: a part is within MOST_BYTES
+    fp.write(kept.data)
+    archive.start_dir = fp.tell()
+    archive.filelist.append(info)
+    archive.NameToInfo[info.filename] = info

@@ -368,10 +368,11 @@ def save_composed(old: OldMaster, wb: Any, target: Path) -> None:
     from adjudicator.outputs.writing import _atomic
 
     layout.lay_out(wb)
+    kept = still_kept(old, wb)
     buffer = io.BytesIO()
     try:
-        save_fast(wb, buffer)
+        save_fast(wb, buffer, deflated=not kept)  # with tabs kept, taken apart at once: its parts stored
     except Untranslatable as error:
         raise CannotCompose(str(error)) from None
-    data = compose_master(old, buffer.getvalue(), still_kept(old, wb))
+    data = compose_master(old, buffer.getvalue(), kept)
     _atomic(target, lambda temporary: Path(temporary).write_bytes(data))

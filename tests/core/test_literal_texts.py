@@ -83,3 +83,26 @@ def test_an_order_shaped_like_markup_leaves_every_workbook_readable(tmp_path: Pa
     assert "T01 Orders" in found["campaign.xlsx"]  # the GM's orders tab: the texts as the player wrote them
     assert "Outcome T01" in found["turns/T01/results/ALPHA.xlsx"]
     assert "turns/T01/results/BETA.xlsx" not in found
+
+
+def _written(deflated: bool) -> bytes:
+    buffer = io.BytesIO()
+    out = LiteralTextsWorkbook(buffer, {"in_memory": False}, deflated=deflated)
+    sheet = out.add_worksheet("Orders")
+    for row in range(200):
+        sheet.write_string(row, 0, f"Flota {row % 7} " * 5)
+    out.close()
+    return buffer.getvalue()
+
+
+def test_a_workbook_taken_apart_at_once_is_stored_and_reads_the_same() -> None:
+    """``deflated=False`` (a workbook composed at once: compose.py, master_compose.py): every part stored, the same
+    parts as deflated; the next workbook is deflated again."""
+    stored, deflated = _written(False), _written(True)
+    with zipfile.ZipFile(io.BytesIO(stored)) as one, zipfile.ZipFile(io.BytesIO(deflated)) as other:
+        assert {i.compress_type for i in one.infolist()} == {zipfile.ZIP_STORED}
+        assert {i.compress_type for i in other.infolist()} == {zipfile.ZIP_DEFLATED}
+        assert one.namelist() == other.namelist()
+        assert all(one.read(name) == other.read(name) for name in one.namelist())
+    assert len(stored) > len(deflated)
+    assert openpyxl.load_workbook(io.BytesIO(stored))["Orders"]["A200"].value == "Flota 3 " * 5

@@ -130,6 +130,65 @@ def test_a_macro_part_is_dropped(checked: tuple[Path, list], tmp_path: Path, mon
     assert openpyxl.load_workbook(path).sheetnames[1:] == openpyxl.load_workbook(submission.path).sheetnames
 
 
+def _raw_members(path: Path) -> dict[str, tuple[int, bytes]]:
+    """Each member of the zip at ``path``: its compression and its bytes as the zip holds them (after its local
+    header, whose name and extra field are skipped)."""
+    found = {}
+    data = path.read_bytes()
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            start = info.header_offset
+            assert data[start:start + 4] == b"PK\x03\x04"
+            name_length, extra_length = int.from_bytes(data[start + 26:start + 28], "little"), \
+                int.from_bytes(data[start + 28:start + 30], "little")
+            body = start + 30 + name_length + extra_length
+            found[info.filename] = (info.compress_type, data[body:body + info.compress_size])
+    return found
+
+
+def test_the_players_unchanged_parts_are_copied_as_their_zip_held_them(
+        checked: tuple[Path, list], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, soffice: str) -> None:
+    """A player's file deflated otherwise than the adjudicator deflates (another program's zip): the parts a
+    checked copy keeps as they came are copied as their zip held them, a part stored or changed is deflated;
+    the copy reads as today's copy of the same file, twice the same bytes, and LibreOffice opens it."""
+    _, submissions = checked
+    submission = submissions[0]
+    player = tmp_path / "other.xlsx"
+    with zipfile.ZipFile(submission.path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    stored = "xl/theme/theme1.xml"
+    assert stored in members
+    with zipfile.ZipFile(player, "w") as archive:
+        for name, data in members.items():
+            if name == stored:
+                archive.writestr(name, data, compress_type=zipfile.ZIP_STORED)
+            else:
+                archive.writestr(name, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
+    copy = type(submission)(player, submission.sha256, submission.problems, submission.identity,
+                            submission.faction, submission.orders, submission.book)
+    path = _composed(copy, tmp_path / "copy.xlsx", monkeypatch)
+    assert path.read_bytes() == _composed(copy, tmp_path / "again.xlsx", monkeypatch).read_bytes()
+    theirs, ours = _raw_members(player), _raw_members(path)
+    with zipfile.ZipFile(path) as archive:
+        assert archive.testzip() is None
+        unchanged = [n for n in members if n in ours and archive.read(n) == members[n]]
+        changed = [n for n in members if n in ours and archive.read(n) != members[n]]
+    copied = [n for n in unchanged if n != stored]
+    assert "xl/sharedStrings.xml" in copied or len(copied) >= 3
+    for name in copied:  # level 1's bytes, as the player's zip held them
+        assert ours[name] == theirs[name], name
+    assert ours[stored][0] == zipfile.ZIP_DEFLATED  # stored by the player: deflated in the copy
+    marked = {n for n in changed if n.startswith("xl/worksheets/")}
+    assert marked  # the marked sheets changed: deflated anew, at the adjudicator's level
+    for name in marked:
+        assert ours[name][0] == zipfile.ZIP_DEFLATED and ours[name][1] != theirs[name][1]
+    today = _today(copy, tmp_path / "today.xlsx", monkeypatch)
+    assert workbook_face(path) == workbook_face(today)
+    pdf = convert(soffice, path, "pdf", tmp_path / "pdf")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+    assert str(openpyxl.load_workbook(path).worksheets[0]["A2"].value) in text
+
+
 @pytest.mark.parametrize("damage", ["mismatched tag", "DTD"])
 def test_a_player_sheet_not_well_formed_is_never_composed(
         damage: str, checked: tuple[Path, list], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
