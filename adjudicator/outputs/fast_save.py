@@ -837,8 +837,10 @@ class _Writer:
 
         tab = streamed.tab_of(ws)
         if tab is not None:
-            if _only_a_placeholder(ws):
+            if _only_a_placeholder(ws, validations=True):
                 streamed.write_tab(tab, sheet, self.streamed_formats, self.out)
+                for validation in ws.data_validations.dataValidation:  # a table's dropdowns (gm_input.py)
+                    self._validation(sheet, validation)
                 return
             raise Untranslatable("a streamed tab given cells of its own")
         from openpyxl.utils import column_index_from_string
@@ -1156,11 +1158,12 @@ class _Writer:
         sheet.insert_chart(row, col, made)
 
 
-def _only_a_placeholder(ws: Worksheet) -> bool:
-    """Nothing was added to a streamed tab's placeholder since it was made (only its title and place)."""
+def _only_a_placeholder(ws: Worksheet, validations: bool = False) -> bool:
+    """Nothing was added to a streamed tab's placeholder since it was made (only its title and place; with
+    ``validations``, data validations too: written with the tab's cells)."""
     return not (ws._cells or ws._images or ws._charts or ws.merged_cells.ranges  # noqa: SLF001
-                or ws.data_validations.dataValidation or ws.row_dimensions or ws.column_dimensions
-                or ws.sheet_state != "visible")
+                or (ws.data_validations.dataValidation and not validations) or ws.row_dimensions
+                or ws.column_dimensions or ws.sheet_state != "visible")
 
 
 def _column_pixels(ws: Worksheet, col: int) -> int:

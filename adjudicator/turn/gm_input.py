@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 from openpyxl import Workbook
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from adjudicator.engine.problems import ProblemList
@@ -20,16 +21,9 @@ from adjudicator.intake.reading import read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.submissions import read_sheets
 from adjudicator.outputs.fast_save import atomic_save_fast
+from adjudicator.outputs.streamed import OPENPYXL_MARGINS, Tab, describe, stream_new_tabs
 from adjudicator.outputs.templates import INSTRUCTIONS
-from adjudicator.outputs.writing import (
-    TITLE_FONT,
-    error_alert,
-    header_row,
-    identifiers_as_text,
-    number_hint,
-    put,
-    write_rows,
-)
+from adjudicator.outputs.writing import TITLE_FONT, error_alert, number_hint, put
 
 GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30, max_rows=200_000, max_columns=500,
                    max_cells=5_000_000, max_text_chars=32_767, max_text_total=200_000_000, max_part_bytes=1 << 30)
@@ -60,10 +54,9 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
             put(ws, row, 1, f"{problem.sheet or ''} {problem.cell or ''}".strip(), lang)
             text = problem.message.render(lang) + (" " + problem.hint.render(lang) if problem.hint else "")
             put(ws, row, 2, text, lang)
+    stream_new_tabs(wb)  # the request sheets written by XlsxWriter from their rows (streamed.py), not as cells
     for schema in ruleset.gm_input_schemas:
         sheet = wb.create_sheet(schema.title_in(lang))
-        header_row(sheet, 1, [c.header_in(lang) for c in schema.columns], lang, [c.width for c in schema.columns])
-        sheet.freeze_panes = "A2"
         frame = requests.get(schema.key, pd.DataFrame(columns=schema.keys()))
         records = frame.to_dict("records")
         rows = []
@@ -79,11 +72,14 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                     value = _choice_text(ruleset.gm_row_choices(schema.key, record).get(column.key, ()), value, lang)
                 values.append(value)
             rows.append(values)
-        write_rows(sheet, 2, rows, lang)
-        identifiers_as_text(sheet, schema.columns, 2, len(rows) + 1)
+        # the header row, frozen, the rows, the text columns formatted as text: master.py's tables' own
+        texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
+        describe(sheet, Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=rows,
+                            widths=[c.width for c in schema.columns], text_columns=texts, filtered=False,
+                            wrap_long=False, margins=OPENPYXL_MARGINS))
         last = max(len(rows) + 1, 100)
         for index, column in enumerate(schema.columns, start=1):
-            letter = sheet.cell(row=1, column=index).column_letter
+            letter = get_column_letter(index)
             if column.kind is Kind.CHOICE:
                 labels = ",".join(column.choice_label(c.code, lang) for c in column.choices)
                 validation = DataValidation(type="list", formula1=f'"{labels}"', allow_blank=True)
