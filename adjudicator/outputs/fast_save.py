@@ -909,6 +909,7 @@ class _Writer:
                     raise Untranslatable(f"cell type {kind}")
             if cell.comment is not None:
                 comments.append((r, c, cell.comment))
+        self._plain_rows(ws, sheet)
         for r, c, comment in comments:
             sheet.write_comment(r, c, comment.text, {"author": comment.author or "",
                                                      "width": comment.width, "height": comment.height})
@@ -925,6 +926,34 @@ class _Writer:
             self._image(sheet, image)
         for chart in ws._charts:  # noqa: SLF001
             self._chart(ws, sheet, chart)
+
+    def _plain_rows(self, ws: Worksheet, sheet: Any) -> None:
+        """The sheet's plain rows (plain_rows.py), after its cells: each value written as the cell ``ws.append``
+        would make of it is written above (a text, a formula, a number, nothing for None)."""
+        from openpyxl.cell.cell import ERROR_CODES
+
+        from adjudicator.outputs.plain_rows import plain_rows
+
+        plain = plain_rows(ws)
+        if plain is None:
+            return
+        first, rows = plain
+        write_string, write_number = sheet._write_string, sheet._write_number  # noqa: SLF001 - as above
+        for r, values in enumerate(rows, start=first - 1):
+            for c, value in enumerate(values):
+                if value is None:
+                    continue
+                if isinstance(value, str):  # cut to a cell's length already (append_plain)
+                    if len(value) > 1 and value.startswith("="):
+                        sheet.write_formula(r, c, value, None, "")
+                    elif value in ERROR_CODES:
+                        raise Untranslatable("cell type e")
+                    else:
+                        write_string(r, c, value, None)
+                elif isinstance(value, bool):
+                    sheet.write_boolean(r, c, value, None)
+                else:
+                    write_number(r, c, value, None)
 
     def _merged_values(self, ws: Worksheet, sheet: Any) -> None:
         """XlsxWriter's merge_range writes its first cell itself: write it again as openpyxl holds it."""

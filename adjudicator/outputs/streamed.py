@@ -184,10 +184,13 @@ def describe(ws: Any, tab: Tab) -> Any:
 
 
 def materialize(wb: Any) -> None:
-    """Fill every placeholder of ``wb`` with its cells, the openpyxl way (for a save by openpyxl)."""
+    """Fill every placeholder of ``wb`` with its cells, the openpyxl way, and make its sheets' plain rows cells
+    (for a save by openpyxl)."""
+    from adjudicator.outputs.plain_rows import materialize_plain
     from adjudicator.outputs.writing import fill_report_sheet, fill_table_sheet
 
     for ws in wb.worksheets:
+        materialize_plain(ws)  # a hidden sheet's rows kept as data: its cells too (plain_rows.py)
         tab = tab_of(ws)
         if tab is None:
             continue

@@ -37,6 +37,7 @@ from adjudicator.intake.deadlines import next_turn_settings
 from adjudicator.intake.reading import read_table, read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.validation import validate_table
+from adjudicator.outputs.plain_rows import append_plain, sheet_rows
 from adjudicator.outputs.writing import sheet_title
 from adjudicator.store.setting_words import MEANING_HEADER, meaning
 
@@ -349,7 +350,7 @@ def _ledger_source(wb: Workbook) -> Any:
     old = _sheet_of(wb, LEDGER)
     if old is not None:  # a campaign made before the source sheet: its earlier lines as they were written
         for row in _table_rows(old, LEDGER):
-            ws.append([dumps(row)])
+            append_plain(ws, [dumps(row)])
     return ws
 
 
@@ -365,8 +366,8 @@ def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Seq
     for line in lines:
         row = ledger_row(line)
         new_rows.append([*row[:-1], shown_reference(row[-1])])
-        source.append([dumps(new_rows[-1])])
-    texts = [r[0] for r in source.iter_rows(min_row=1, max_col=1, values_only=True) if r[0]]
+        append_plain(source, [dumps(new_rows[-1])])
+    texts = [r[0] for r in sheet_rows(source, 1) if r[0]]
     # the earlier turns' lines read from their text; the turn's own kept as made, not read back
     ledger_rows = [loads(str(text)) for text in texts[:len(texts) - len(new_rows)]] + new_rows
     old_dice = _sheet_of(wb, DICE)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.ruleset import ReportTable
 from adjudicator.i18n import LANGUAGES, N_, Joined, Msg, Words, fold, gettext_in, msg, render
 from adjudicator.i18n.message_data import InLanguages, dumps, loads, reads_back
+from adjudicator.outputs.plain_rows import append_plain, sheet_rows
 from adjudicator.outputs.writing import hidden_sheet
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def _rewrite_history(wb: Workbook, lang: str) -> None:
     index = wb.worksheets.index(old)
     named = {msg("forces").render(other): msg("forces").render(lang) for other in LANGUAGES}
     if LEDGER_SOURCE in wb.sheetnames:  # the measures are the ledger's accounts, as its lines name them
-        for (text,) in wb[LEDGER_SOURCE].iter_rows(min_row=1, max_col=1, values_only=True):
+        for (text,) in sheet_rows(wb[LEDGER_SOURCE], 1):
             row = loads(str(text)) if text else []
             if len(row) > 3 and row[3] is not None:
                 named |= {str(render(row[3], other)): str(render(row[3], lang)) for other in LANGUAGES}
@@ -164,7 +165,7 @@ def _tabs(wb: Workbook) -> list[dict[str, Any]]:
     if SOURCE not in wb.sheetnames:
         return []
     tabs: list[dict[str, Any]] = []
-    for kind, text in wb[SOURCE].iter_rows(min_row=1, max_col=2, values_only=True):
+    for kind, text in sheet_rows(wb[SOURCE], 2):
         if not text:
             continue
         data = loads(str(text)) if kind != "tab" else json.loads(str(text))
@@ -181,8 +182,7 @@ def _heads(wb: Workbook) -> list[dict[str, Any]]:
     """The ``tab`` lines of the source sheet (turn, kind, language, sheet of each tab), its rows left unread."""
     if SOURCE not in wb.sheetnames:
         return []
-    return [json.loads(str(text)) for kind, text in wb[SOURCE].iter_rows(min_row=1, max_col=2, values_only=True)
-            if kind == "tab" and text]
+    return [json.loads(str(text)) for kind, text in sheet_rows(wb[SOURCE], 2) if kind == "tab" and text]
 
 
 def _save_tabs(wb: Workbook, tabs: Sequence[Mapping[str, Any]]) -> None:
@@ -195,8 +195,8 @@ def _append_tabs(ws: Any, tabs: Sequence[Mapping[str, Any]]) -> None:
     """The lines of ``tabs`` after the source sheet's own (see :func:`_save_tabs`)."""
     for tab in tabs:
         head = {k: v for k, v in tab.items() if k != "tables"}
-        ws.append(["tab", json.dumps(head, ensure_ascii=False, sort_keys=True, separators=(",", ":"))])
+        append_plain(ws, ["tab", json.dumps(head, ensure_ascii=False, sort_keys=True, separators=(",", ":"))])
         for table in tab["tables"]:
-            ws.append(["table", dumps({k: v for k, v in table.items() if k != "rows"})])
+            append_plain(ws, ["table", dumps({k: v for k, v in table.items() if k != "rows"})])
             for row in table["rows"]:
-                ws.append(["row", dumps(list(row))])
+                append_plain(ws, ["row", dumps(list(row))])

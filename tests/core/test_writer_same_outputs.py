@@ -22,6 +22,7 @@ import pytest
 from adjudicator.engine.registry import find_ruleset
 from adjudicator.i18n import gettext_in
 from adjudicator.outputs import compose, layout, streamed
+from adjudicator.outputs.plain_rows import PLAIN_ROWS, materialize_plain, plain_rows
 from adjudicator.outputs.writing import REFIT_ROWS, fill_report_sheet, fill_table_sheet
 from adjudicator.store import master_compose
 from adjudicator.turn import pipeline
@@ -143,12 +144,21 @@ def workbook_face(path: Path) -> dict[str, Any]:
 
 
 def _save_raw(wb: Any, path: Path) -> None:
-    """``wb`` as it is before its layout, saved by openpyxl (its pictures kept readable for the real save)."""
+    """``wb`` as it is before its layout, saved by openpyxl (its pictures kept readable for the real save), the
+    rows of its hidden sheets kept as data (plain_rows.py) saved as the cells ``ws.append`` made of them before;
+    ``wb`` is left as it was, for the real save."""
     images = [image for ws in wb.worksheets for image in getattr(ws, "_images", [])]
     pictures = [image._data() for image in images]  # a save reads (and closes) each picture once
     for image, data in zip(images, pictures, strict=True):
         image.ref = io.BytesIO(data)
+    kept = [(ws, plain_rows(ws), dict(ws._cells), ws._current_row) for ws in wb.worksheets
+            if plain_rows(ws) is not None]
+    for ws, *_ in kept:
+        materialize_plain(ws)
     wb.save(path)
+    for ws, rows, cells, current in kept:
+        ws._cells, ws._current_row = cells, current
+        ws.__dict__[PLAIN_ROWS] = rows
     for image, data in zip(images, pictures, strict=True):
         image.ref = io.BytesIO(data)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.i18n import LANGUAGES, fold, msg
 from adjudicator.outputs.maps.view import GM, Arrow, Battle, Layout, Link, MapView, Place, Unit
+from adjudicator.outputs.plain_rows import append_plain, sheet_rows
 from adjudicator.outputs.writing import hidden_sheet
 
 #: The hidden sheet of the kept maps: one row per element, ``turn | language | kind | JSON``.
@@ -46,14 +47,14 @@ def _rows(wb: Any) -> list[tuple[int, str, str, str]]:
     if MAP_SOURCE not in wb.sheetnames:
         return []
     return [(int(t), str(lang), str(kind), str(text))
-            for t, lang, kind, text in wb[MAP_SOURCE].iter_rows(min_row=1, max_col=4, values_only=True)
+            for t, lang, kind, text in sheet_rows(wb[MAP_SOURCE], 4)
             if isinstance(t, int | float) and lang and kind and text]
 
 
 def _write(wb: Any, rows: list[tuple[int, str, str, str]]) -> None:
     ws = hidden_sheet(wb, MAP_SOURCE, fresh=True)
     for row in rows:
-        ws.append(list(row))
+        append_plain(ws, row)
 
 
 def kept_views(wb: Any) -> dict[int, tuple[str, MapView]]:
