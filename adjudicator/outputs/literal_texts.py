@@ -12,7 +12,7 @@ but those. XlsxWriter provides for its packager to be replaced (``Workbook._get_
 A workbook written only to be taken apart at once (the new tabs that compose.py merges into a player's file,
 the master's turn that master_compose.py merges with its kept parts) may have its parts stored rather than
 deflated (``deflated=False``): the package is read back in the same breath and its parts deflated once, in the
-composed file; deflating them here too was undone right away (a tenth of the CPU of writing a faction's
+composed file; deflating them here too was undone right away (a few percent of writing a faction's
 results).
 """
 

@@ -13,6 +13,7 @@ import posixpath
 import re
 import struct
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -298,8 +299,9 @@ def content_types_xml(types: dict[str, str], more_defaults: dict[str, str] | Non
 
 def zip_parts(files: dict[str, bytes], deflated: dict[str, Deflated] | None = None) -> bytes:
     """``files`` zipped, deflated, reproducibly (a fixed date and mode). A part of ``deflated`` given as the very
-    bytes object it was read as (so, unchanged) is copied as its zip held it, not deflated again: most of a
-    player's file, which a checked copy or results hold as it came (a tenth and more of a check's CPU)."""
+    bytes object it was read as (so, unchanged) is copied as its zip held it, not deflated again: the parts of a
+    player's file that a checked copy or results hold as they came (deflating them again was a few percent of a
+    check's CPU)."""
     deflated = deflated or {}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -319,11 +321,14 @@ def deflated_parts(archive: zipfile.ZipFile, parts: dict[str, bytes]) -> dict[st
     """The deflated bytes of each of ``parts`` (read from ``archive`` already, each checked against its CRC
     then) as the archive holds them: read from after the member's local header, as zipfile itself finds them.
     A member stored, or compressed otherwise, or whose header is not where the directory says, is left out
-    (deflated again when zipped)."""
+    (deflated again when zipped); so is a name the archive holds twice (``parts`` holds the last one read)."""
     found: dict[str, Deflated] = {}
-    for info in archive.infolist():
+    infos = archive.infolist()
+    named = Counter(info.filename for info in infos)
+    for info in infos:
         content = parts.get(info.filename)
-        if content is None or info.compress_type != zipfile.ZIP_DEFLATED or info.flag_bits & 0x1:
+        if (content is None or named[info.filename] > 1 or info.compress_type != zipfile.ZIP_DEFLATED
+                or info.flag_bits & 0x1):
             continue
         archive.fp.seek(info.header_offset)  # type: ignore[union-attr] - open: the archive is being read
         header = archive.fp.read(_LOCAL_HEADER)  # type: ignore[union-attr]

@@ -362,14 +362,13 @@ def append_ledger_and_dice(wb: Workbook, lines: Sequence[LedgerLine], rolls: Seq
     from adjudicator.outputs.references import shown_reference
 
     source = _ledger_source(wb)
+    earlier = [r[0] for r in sheet_rows(source, 1) if r[0]]  # the earlier turns' lines, read from their text
     new_rows = []
     for line in lines:
         row = ledger_row(line)
         new_rows.append([*row[:-1], shown_reference(row[-1])])
         append_plain(source, [dumps(new_rows[-1])])
-    texts = [r[0] for r in sheet_rows(source, 1) if r[0]]
-    # the earlier turns' lines read from their text; the turn's own kept as made, not read back
-    ledger_rows = [loads(str(text)) for text in texts[:len(texts) - len(new_rows)]] + new_rows
+    ledger_rows = [loads(str(text)) for text in earlier] + new_rows  # the turn's own kept as made, not read back
     old_dice = _sheet_of(wb, DICE)
     keyed = _dice_rows(old_dice) if old_dice is not None else []
     keyed += [[r.turn, r.purpose, r.notation(), " ".join(map(str, r.values)), r.total] for r in rolls]

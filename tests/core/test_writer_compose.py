@@ -299,3 +299,26 @@ def test_marking_many_cells_at_once_equals_marking_them_one_by_one() -> None:
     for ref in refs:
         one_by_one = compose.restyle_cell(one_by_one, ref, lambda xf: xf + 10)
     assert compose.restyle_cells(SHEET, {ref: (lambda xf: xf + 10) for ref in refs}) == one_by_one
+
+
+def test_a_name_the_zip_holds_twice_is_deflated_again_from_the_part_read(tmp_path: Path) -> None:
+    """A zip may hold a name twice; what was read (and checked) is the last: that, not the first one's deflated
+    bytes, is what a composed file holds."""
+    import warnings
+
+    path = tmp_path / "twice.xlsx"
+    with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as archive:
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+        archive.writestr("xl/a.xml", b"<first/>" * 50, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
+        archive.writestr("xl/a.xml", b"<last/>" * 50, compress_type=zipfile.ZIP_STORED)
+        archive.writestr("xl/b.xml", b"<only/>" * 50, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
+    with zipfile.ZipFile(path) as archive:
+        parts = {info.filename: archive.read(info) for info in archive.infolist()}
+        deflated = xlsx_package.deflated_parts(archive, parts)
+    assert parts["xl/a.xml"] == b"<last/>" * 50 and set(deflated) == {"xl/b.xml"}
+    zipped = tmp_path / "zipped.xlsx"
+    zipped.write_bytes(xlsx_package.zip_parts(parts, deflated))
+    with zipfile.ZipFile(zipped) as archive:
+        assert archive.testzip() is None
+        assert archive.read("xl/a.xml") == b"<last/>" * 50 and archive.read("xl/b.xml") == b"<only/>" * 50
+    assert _raw_members(zipped)["xl/b.xml"] == _raw_members(path)["xl/b.xml"]
