@@ -228,7 +228,7 @@ def read_table(
             continue  # blank, apart from the template's own formulas
         for key in entered:
             value = record[key]
-            if _unusable(value):
+            if value is not None and value.__class__ is not str and _unusable(value):  # most cells: a text
                 problems.add(_unusable_problem(value, f"{get_column_letter(mapping[key])}{row_number}",
                                                row_number, where))
                 record[key] = None

@@ -125,7 +125,8 @@ def _failures(table: Table, converted: dict[str, list[Any]] | None = None) -> It
         if column.computed:
             continue
         values, typed = frame[key].tolist(), converted[key]
-        filled = [not _blank(value) for value in values]
+        # a text or None answered without a call (most cells); anything else by _blank
+        filled = [value is not None and (value.__class__ is str or not _blank(value)) for value in values]
         if column.required:
             yield from ((row, key, "not_nullable") for row, full in zip(rows, filled, strict=True) if not full)
         if column.kind is not Kind.TEXT:
