@@ -55,15 +55,17 @@ def plain_rows(ws: Any) -> tuple[int, list[tuple[Any, ...]]] | None:
 
 def sheet_rows(ws: Any, max_col: int) -> Iterator[tuple[Any, ...]]:
     """The values of ``ws``'s first ``max_col`` columns, row by row from the first: its cells', then its plain
-    rows' (as ``ws.iter_rows(min_row=1, max_col=max_col, values_only=True)`` would read them as cells)."""
+    rows' (as ``ws.iter_rows(min_row=1, max_col=max_col, values_only=True)`` would read them as cells). Reading
+    changes nothing: a sheet without cells is not read by ``iter_rows``, which would give it a cell A1 (and the
+    rows appended next would start below it)."""
     plain = plain_rows(ws)
+    if ws._cells:  # noqa: SLF001 - the written cells, none created
+        last = plain[0] - 1 if plain is not None else ws.max_row  # the cells' rows, above the first plain one
+        if last >= 1:
+            yield from ws.iter_rows(min_row=1, max_row=last, max_col=max_col, values_only=True)
     if plain is None:
-        yield from ws.iter_rows(min_row=1, max_col=max_col, values_only=True)
         return
-    first, rows = plain
-    if first > 1:  # the cells' rows, above the first plain one
-        yield from ws.iter_rows(min_row=1, max_row=first - 1, max_col=max_col, values_only=True)
-    for values in rows:
+    for values in plain[1]:
         yield tuple(values[:max_col]) + (None,) * (max_col - len(values))
 
 

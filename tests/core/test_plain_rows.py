@@ -74,6 +74,17 @@ def test_plain_rows_are_written_in_the_bytes_of_their_cells(before: int, tmp_pat
     assert next(back.iter_rows(min_row=before + 1, max_col=2, values_only=True)) == tuple(ROWS[0])
 
 
+def test_reading_a_sheet_changes_nothing() -> None:
+    """A hidden sheet read before its first row is appended (the ledger's earlier lines, none on a first turn):
+    the rows then start at row 1, as ws.append would start them."""
+    wb = openpyxl.Workbook()
+    ws = hidden_sheet(wb, "_source")
+    assert list(sheet_rows(ws, 1)) == [] and not ws._cells
+    append_plain(ws, ["first"])
+    assert plain_rows(ws) == (1, [("first",)])
+    assert list(sheet_rows(ws, 2)) == [("first", None)]
+
+
 def test_a_text_no_spreadsheet_holds_is_refused_as_ws_append_refuses_it() -> None:
     ws = openpyxl.Workbook().active
     with pytest.raises(IllegalCharacterError):
