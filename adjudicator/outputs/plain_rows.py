@@ -3,7 +3,7 @@
 The master keeps what it must write again in another language, or read back next turn, on hidden sheets: every
 ledger line, every order row and report line of a turn, every map's view, each as a JSON text in a cell (tens of
 thousands of rows a turn). Made as openpyxl cells by ``ws.append``, then read again cell by cell to be written by
-XlsxWriter, they were about a tenth of the master's CPU. :func:`append_plain` keeps a row as its values instead;
+XlsxWriter, they were some 7 % of the master's CPU. :func:`append_plain` keeps a row as its values instead;
 :mod:`adjudicator.outputs.fast_save` writes them after the sheet's cells, as it would write the cells
 ``ws.append`` makes of them (the same bytes), and :func:`materialize_plain` makes them those cells when openpyxl
 saves the workbook after all. :func:`sheet_rows` reads a sheet's rows, its cells' and then its plain ones, so

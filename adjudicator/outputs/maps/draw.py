@@ -88,8 +88,8 @@ def render_many(maps: Sequence[tuple[MapView, str]], dpi: int = 100) -> list[Pic
 
 
 #: zlib's level for a map's PNG (the same pixels at any level). Level 3 (zlib's fast matcher) against its default 6,
-#: every map of a 40-faction turn (benchmarks/maps_drawn.py's views): saving 23 % less CPU for both rulesets,
-#: Inner Sphere's maps 5 % smaller, star_sectors' 27 % larger (a faction's map 27 → 34 KB). Levels 1 and 2 make
+#: every map of a 40-faction turn (benchmarks/maps_drawn.py's views): saved with 23 % less CPU for both rulesets,
+#: Inner Sphere's maps 5 % smaller, star_sectors' 27 % larger (a faction's map 27 → 36 KB). Levels 1 and 2 make
 #: files a tenth to nine tenths larger for little more speed.
 PNG_LEVEL = 3
 
