@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.ruleset import ReportTable
-from adjudicator.engine.sheets import Column, Kind
+from adjudicator.engine.sheets import Column, Kind, TableSchema
 from adjudicator.i18n import Msg, msg, render
 from adjudicator.outputs.cell_text import ILLEGAL_CHARACTERS_RE
 from adjudicator.outputs.reproducible import make_reproducible
-from adjudicator.outputs.streamed import cell_value
+from adjudicator.outputs.streamed import OPENPYXL_MARGINS, Tab, cell_value
 
 if TYPE_CHECKING:
     from openpyxl import Workbook
@@ -156,11 +156,24 @@ def _shown_number(value: float | None) -> str | None:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+def identifier_columns(columns: Sequence[Column]) -> list[int]:
+    """The text and choice columns (from 1): hexes such as 0201, squares, IDs, formatted as text."""
+    return [i for i, column in enumerate(columns, start=1) if column.kind in (Kind.TEXT, Kind.CHOICE)]
+
+
 def identifiers_as_text(ws: Worksheet, columns: Sequence[Column], first: int, last: int) -> None:
     """Text columns (hexes such as 0201, squares, IDs) formatted as text ("@"), the written cells and the
     column itself, so that what the GM or a player types there is not turned into a number."""
-    columns_as_text(ws, [i for i, column in enumerate(columns, start=1) if column.kind in (Kind.TEXT, Kind.CHOICE)],
-                    first, last)
+    columns_as_text(ws, identifier_columns(columns), first, last)
+
+
+def schema_table(schema: TableSchema, rows: Sequence[Sequence[Any]], lang: str, wrap_long: bool = False) -> Tab:
+    """``schema``'s table tab as data (streamed.py): its headers in ``lang`` and widths, a frozen header row, no
+    filter, its identifiers' columns formatted as text, openpyxl's margins (the master's tables, the GM's input's
+    request sheets: both were openpyxl sheets); ``wrap_long``: its long columns wrapped."""
+    return Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=list(rows),
+               widths=[c.width for c in schema.columns], text_columns=identifier_columns(schema.columns),
+               filtered=False, wrap_long=wrap_long, margins=OPENPYXL_MARGINS)
 
 
 def columns_as_text(ws: Worksheet, indices: Iterable[int], first: int, last: int) -> None:

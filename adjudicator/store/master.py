@@ -38,7 +38,7 @@ from adjudicator.intake.reading import read_table, read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.validation import validate_table
 from adjudicator.outputs.plain_rows import append_plain, sheet_rows
-from adjudicator.outputs.writing import sheet_title
+from adjudicator.outputs.writing import schema_table, sheet_title
 from adjudicator.store.setting_words import MEANING_HEADER, meaning
 
 if TYPE_CHECKING:
@@ -271,10 +271,7 @@ def _replace_table(wb: Workbook, schema: TableSchema, rows: Sequence[Sequence[An
             wb.remove(ws)
             break
     ws = wb.create_sheet(sheet_title(wb, schema.title_in(lang)), index)
-    texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
-    tab = streamed.Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=list(rows),
-                       widths=[c.width for c in schema.columns], text_columns=texts, filtered=False,
-                       wrap_long=schema.key in WRAPPED_TABLES, margins=streamed.OPENPYXL_MARGINS)
+    tab = schema_table(schema, rows, lang, wrap_long=schema.key in WRAPPED_TABLES)
     if streamed.streaming(wb):
         streamed.describe(ws, tab)
     else:

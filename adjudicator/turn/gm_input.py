@@ -21,9 +21,9 @@ from adjudicator.intake.reading import read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.submissions import read_sheets
 from adjudicator.outputs.fast_save import atomic_save_fast
-from adjudicator.outputs.streamed import OPENPYXL_MARGINS, Tab, describe, stream_new_tabs
+from adjudicator.outputs.streamed import describe, stream_new_tabs
 from adjudicator.outputs.templates import INSTRUCTIONS
-from adjudicator.outputs.writing import TITLE_FONT, error_alert, number_hint, put
+from adjudicator.outputs.writing import TITLE_FONT, error_alert, number_hint, put, schema_table
 
 GM_LIMITS = Limits(max_file_bytes=100 * 2**20, max_unpacked_bytes=1 << 30, max_rows=200_000, max_columns=500,
                    max_cells=5_000_000, max_text_chars=32_767, max_text_total=200_000_000, max_part_bytes=1 << 30)
@@ -72,11 +72,7 @@ def write_gm_input(path: Path, ruleset: Ruleset, requests: dict[str, pd.DataFram
                     value = _choice_text(ruleset.gm_row_choices(schema.key, record).get(column.key, ()), value, lang)
                 values.append(value)
             rows.append(values)
-        # the header row, frozen, the rows, the text columns formatted as text: master.py's tables' own
-        texts = [i for i, c in enumerate(schema.columns, start=1) if c.kind in (Kind.TEXT, Kind.CHOICE)]
-        describe(sheet, Tab("table", lang, headers=[c.header_in(lang) for c in schema.columns], rows=rows,
-                            widths=[c.width for c in schema.columns], text_columns=texts, filtered=False,
-                            wrap_long=False, margins=OPENPYXL_MARGINS))
+        describe(sheet, schema_table(schema, rows, lang))  # the master's tables' face
         last = max(len(rows) + 1, 100)
         for index, column in enumerate(schema.columns, start=1):
             letter = get_column_letter(index)
