@@ -933,27 +933,22 @@ class _Writer:
         from openpyxl.cell.cell import ERROR_CODES
 
         from adjudicator.outputs.plain_rows import plain_rows
+        from adjudicator.outputs.streamed import write_cell
 
         plain = plain_rows(ws)
         if plain is None:
             return
         first, rows = plain
-        write_string, write_number = sheet._write_string, sheet._write_number  # noqa: SLF001 - as above
         for r, values in enumerate(rows, start=first - 1):
             for c, value in enumerate(values):
-                if value is None:
-                    continue
                 if isinstance(value, str):  # cut to a cell's length already (append_plain)
                     if len(value) > 1 and value.startswith("="):
                         sheet.write_formula(r, c, value, None, "")
-                    elif value in ERROR_CODES:
+                        continue
+                    if value in ERROR_CODES:
                         raise Untranslatable("cell type e")
-                    else:
-                        write_string(r, c, value, None)
-                elif isinstance(value, bool):
-                    sheet.write_boolean(r, c, value, None)
-                else:
-                    write_number(r, c, value, None)
+                write_cell(sheet, r, c, value, "s" if isinstance(value, str) else "b" if isinstance(value, bool)
+                           else "n", None)  # None: nothing
 
     def _merged_values(self, ws: Worksheet, sheet: Any) -> None:
         """XlsxWriter's merge_range writes its first cell itself: write it again as openpyxl holds it."""
