@@ -76,7 +76,10 @@ def _copied(value: Any) -> Any:
         return [_copied(v) for v in value]
     if kind is tuple or kind is set:
         return kind([_copied(v) for v in value])
-    if _RECORDS.get(kind) or _is_record(kind):
+    record = _RECORDS.get(kind)
+    if record is None:
+        record = _is_record(kind)
+    if record:
         twin = _new(kind)
         fields = value.__dict__
         if _PLAIN_TYPES.issuperset(map(type, fields.values())):  # most records: their fields as they are
