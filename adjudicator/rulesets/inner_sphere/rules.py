@@ -110,11 +110,12 @@ class InnerSphere(Ruleset):
     presentation_type = InnerSpherePresentation
 
     def order_state(self, campaign: Campaign, faction: str, ledger: Ledger, dice: Dice) -> FactionState:
-        """The state's orders against the start of the turn, on a world of its own (``check``): the sales that
-        come due, its economy, then its rows in payment order, so that a player learns before the deadline
+        """The state's orders against the start of the turn, on a world of its own (``check``; its systems,
+        factories, regiments and jumpships the start world's, read-only: :meth:`World.for_orders`): the sales
+        that come due, its economy, then its rows in payment order, so that a player learns before the deadline
         which rows would be refused, E-FUNDS included."""
         snapshot = start_world(campaign.tables)  # built once per check and shared: the orders only read it
-        world = snapshot.copy()
+        world = snapshot.for_orders()
         apply_sales_due(world, campaign.turn)
         return faction_state(world, self.context(campaign, ledger, snapshot), faction, area(campaign))
 

@@ -7,6 +7,7 @@ so that a 2.5 upkeep or a 31.25 repair reconcile exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import pandas as pd
@@ -186,6 +187,29 @@ class World:
                 twin.__dict__[name] = (theirs, len(theirs), lookup[2])
         return twin
 
+    def for_orders(self) -> World:
+        """A world for one state's orders in a ``check``: its systems, factories, regiments and jumpships are
+        this world's own, read-only (:data:`READ_BY_ORDERS`), and the rest a copy of its own (:meth:`copy`).
+        The orders only read those four (they change treasuries, jobs, research, labs and their plans: what a
+        system, a factory, a regiment or a jumpship becomes is the turn's phases' work, in ``run``), so a check
+        of 40 states no longer copies the Inner Sphere's thousands of them 40 times (issue 16). A mapping of
+        the four refuses any change (``TypeError``); their records are shared with this world, which is the
+        start world every check shares: ``tests/inner_sphere/test_check_world.py`` checks every example's
+        orders leave it as it was built."""
+        held = {name: self.__dict__.pop(name) for name in (*READ_BY_ORDERS, *_LOOKUPS) if name in self.__dict__}
+        try:
+            twin = plain_copy(self)
+        finally:
+            self.__dict__.update(held)
+        for name in READ_BY_ORDERS:
+            twin.__dict__[name] = MappingProxyType(held[name])
+        for name, field_name in (("_factories_by_system", "factories"), ("_regiments_by_name", "regiments")):
+            lookup = held.get(name)
+            mine = held[field_name]
+            if lookup is not None and lookup[0] is mine and lookup[1] == len(mine):
+                twin.__dict__[name] = (twin.__dict__[field_name], len(mine), lookup[2])
+        return twin
+
     def make_lookups(self) -> None:
         """Make the lookups by ID now, for every copy to share (:meth:`copy`)."""
         self.factories_in("")
@@ -269,6 +293,8 @@ class World:
 
 #: What a world keeps to look things up, made again when needed; a copy is handed those by ID only (World.copy).
 _LOOKUPS = ("_factories_by_system", "_jobs_by", "_regiments_by_name")
+#: What a state's orders only read: shared, read-only, by the worlds of a check's states (World.for_orders).
+READ_BY_ORDERS = ("systems", "factories", "regiments", "jumpships")
 
 def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
     if frame is None or frame.empty:
