@@ -132,7 +132,8 @@ def _default_research() -> dict[str, Any]:
 def bonuses(points: dict[str, int], tables: Mapping[str, Any] | None = None) -> dict[str, int]:
     """What a state's research gives (A37): the "+1"s add up; percentages take the highest level reached."""
     out = dict.fromkeys(ADDITIVE + HIGHEST, 0)
-    for line, levels in research_levels(tables).items():
+    research = tables["research"] if tables is not None else _default_research()  # read, not copied
+    for line, levels in research.items():
         have = points.get(line, 0)
         for level in levels:
             if have < level["points"]:

@@ -77,7 +77,10 @@ class Context:
                                                                repr=False)
 
     def plan(self, faction: str) -> FactionPlan:
-        return self.plans.setdefault(faction, FactionPlan())
+        found = self.plans.get(faction)
+        if found is None:  # made once a faction (not an empty plan made and thrown away at every ask)
+            found = self.plans[faction] = FactionPlan()
+        return found
 
     def established(self, faction: str) -> tuple[Commando, ...]:
         """The commandos of ``faction`` at the start of the turn that may act this turn (introduced before it), by
