@@ -161,12 +161,12 @@ class Msg:
 
 def msg(text: str, **params: Any) -> Msg:
     """A translatable message (extraction keyword ``msg``)."""
-    return Msg(text, dict(params))
+    return Msg(text, params)  # a new dict at every call already: not copied again
 
 
 def msg_n(singular: str, plural: str, n: int, **params: Any) -> Msg:
     """A translatable message with plural forms (extraction keyword ``msg_n``)."""
-    return Msg(singular, dict(params), plural=plural, n=n)
+    return Msg(singular, params, plural=plural, n=n)
 
 
 @dataclass(frozen=True)
