@@ -169,45 +169,38 @@ class World:
     research: dict[str, list[dict[str, int]]] = field(default_factory=dict)
 
     def copy(self) -> World:
-        """A world of its own: the same values as ``copy.deepcopy`` gives, made field by field (a check copies
-        the whole Inner Sphere for every faction, and deepcopy's bookkeeping was most of that cost). The
-        lookups by ID (factories by system, regiments by name) are handed to the copy when they are true of
-        this world: they hold IDs only and are never changed once made, so the two share them until either
-        changes (a check's copies share the start world's, made once: :func:`start_world`). The jobs' lookup
-        is not copied: the copy makes its own when it is asked."""
-        kept = {name: self.__dict__.pop(name) for name in _LOOKUPS if name in self.__dict__}
+        """A world of its own: the same values as ``copy.deepcopy`` gives, made field by field (deepcopy's
+        bookkeeping was most of the cost of a copy). The lookups by ID (factories by system, regiments by name)
+        are handed to the copy when they are true of this world: they hold IDs only and are never changed once
+        made, so the two share them until either changes. The jobs' lookup is not copied: the copy makes its
+        own when it is asked."""
+        return self._twin(())
+
+    def for_orders(self) -> World:
+        """A world for one state's orders in a ``check``: its systems, factories, regiments and jumpships are
+        this world's own, read-only (:data:`READ_BY_ORDERS`), and the rest a copy of its own (as :meth:`copy`
+        makes it). The orders only read those four (they change treasuries, jobs, research, labs and their
+        plans: what a system, a factory, a regiment or a jumpship becomes is the turn's phases' work, in
+        ``run``), so a check of 40 states no longer copies the Inner Sphere's thousands of them 40 times (issue
+        16). A mapping of the four refuses any change (``TypeError``); their records are shared with this
+        world, the start world every state of a check shares (:func:`start_world`):
+        ``tests/inner_sphere/test_check_world.py`` checks that every kind of order leaves it as it was built."""
+        return self._twin(READ_BY_ORDERS)
+
+    def _twin(self, shared: tuple[str, ...]) -> World:
+        """:meth:`copy`, the fields ``shared`` this world's own as read-only mappings (:meth:`for_orders`)."""
+        kept = {name: self.__dict__.pop(name) for name in (*shared, *_LOOKUPS) if name in self.__dict__}
         try:
             twin = plain_copy(self)
         finally:
             self.__dict__.update(kept)
+        for name in shared:
+            twin.__dict__[name] = MappingProxyType(kept[name])
         for name, field_name in (("_factories_by_system", "factories"), ("_regiments_by_name", "regiments")):
             lookup = kept.get(name)
             mine, theirs = getattr(self, field_name), getattr(twin, field_name)
             if lookup is not None and lookup[0] is mine and lookup[1] == len(mine):
                 twin.__dict__[name] = (theirs, len(theirs), lookup[2])
-        return twin
-
-    def for_orders(self) -> World:
-        """A world for one state's orders in a ``check``: its systems, factories, regiments and jumpships are
-        this world's own, read-only (:data:`READ_BY_ORDERS`), and the rest a copy of its own (:meth:`copy`).
-        The orders only read those four (they change treasuries, jobs, research, labs and their plans: what a
-        system, a factory, a regiment or a jumpship becomes is the turn's phases' work, in ``run``), so a check
-        of 40 states no longer copies the Inner Sphere's thousands of them 40 times (issue 16). A mapping of
-        the four refuses any change (``TypeError``); their records are shared with this world, which is the
-        start world every check shares: ``tests/inner_sphere/test_check_world.py`` checks every example's
-        orders leave it as it was built."""
-        held = {name: self.__dict__.pop(name) for name in (*READ_BY_ORDERS, *_LOOKUPS) if name in self.__dict__}
-        try:
-            twin = plain_copy(self)
-        finally:
-            self.__dict__.update(held)
-        for name in READ_BY_ORDERS:
-            twin.__dict__[name] = MappingProxyType(held[name])
-        for name, field_name in (("_factories_by_system", "factories"), ("_regiments_by_name", "regiments")):
-            lookup = held.get(name)
-            mine = held[field_name]
-            if lookup is not None and lookup[0] is mine and lookup[1] == len(mine):
-                twin.__dict__[name] = (twin.__dict__[field_name], len(mine), lookup[2])
         return twin
 
     def make_lookups(self) -> None:
