@@ -128,7 +128,7 @@ class Causes:
         for table in reports:
             for i, cells in enumerate(table.rows):
                 shown = [_text(c, lang) for c in cells]
-                words = set().union(*(_words(c) for c in shown)) if shown else set()
+                words = _words(" ".join(shown))  # the words of every cell of the row (a space parts them)
                 for word in words:
                     self.reports.setdefault(word, []).append((order, table, row + 2 + i, shown))
                 order += 1
@@ -154,10 +154,14 @@ class Causes:
         return msg("the turn's resolution"), None
 
 
+#: What parts words besides spaces (each read as a space by :func:`_words`).
+_MARKS = str.maketrans(dict.fromkeys(",;:·→()[]", " "))
+
+
 def _words(value: str) -> set[str]:
-    for mark in ",;:·→()[]":
-        value = value.replace(mark, " ")
-    return {w.strip().upper() for w in value.split() if w.strip()}
+    """The words of ``value`` in capitals, parted by spaces and by :data:`_MARKS` (``"F000-R0001, 0101"`` gives
+    ``{"F000-R0001", "0101"}``)."""
+    return set(value.translate(_MARKS).upper().split())
 
 
 def _text(value: Any, lang: str) -> str:
