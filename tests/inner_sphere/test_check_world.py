@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from adjudicator.engine.problems import Severity
 from adjudicator.paths import examples_root
 from adjudicator.rulesets.inner_sphere import state
-from adjudicator.rulesets.inner_sphere.state import READ_BY_ORDERS, Job, Regiment, World, world_from_tables
+from adjudicator.rulesets.inner_sphere.state import READ_BY_ORDERS, Job, World, world_from_tables
 from adjudicator.turn import pipeline
 from tests.helpers import generated_campaign
 from tests.inner_sphere.test_inner_sphere_generated import FACTIONS, MISTAKES, ORDERS, SEED, campaign
@@ -57,7 +58,8 @@ def test_a_check_on_the_shared_world_tells_what_whole_copies_tell_and_leaves_the
     assert shared_from and all(world is shared_from[0] for world in shared_from), "one start world, shared"
     assert len(shared_from) == len([s for s in shared.submissions if s.orders is not None]) > 1
     assert _told(shared) == _told(copied)
-    assert sum(p[2].name == "ERROR" for p in _told(shared)) > 0 if which else True
+    if which:  # the generated campaign's mistakes: every kind of error the orders find
+        assert sum(severity is Severity.ERROR for _, _, severity, *_ in _told(shared)) > 10
     assert shared_from[0] == world_from_tables(shared.campaign.tables), "the orders changed the start world"
 
 
@@ -80,4 +82,4 @@ def test_a_state_world_shares_the_four_read_only_and_copies_the_rest() -> None:
     world.jobs.append(Job("J-TEST", regiment.owner, "REPAIR", item="R-TEST"))
     assert start.treasury[regiment.owner] != -1 and len(start.jobs) == jobs
     assert world.jobs_by("REPAIR", "item")["R-TEST"] and "R-TEST" not in start.jobs_by("REPAIR", "item")
-    assert isinstance(regiment, Regiment) and start == world_from_tables(opened.tables)
+    assert start == world_from_tables(opened.tables)
