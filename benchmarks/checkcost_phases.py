@@ -31,6 +31,8 @@ PHASES = [
     ("adjudicator.intake.submissions", "validate_table", "  validate_table"),
     ("adjudicator.intake.submissions", "read_names", "  read_names"),
     ("adjudicator.engine.ruleset", "Ruleset.validate_orders", "  the ruleset's validate_orders"),
+    ("adjudicator.rulesets.inner_sphere.rules", "InnerSphere.order_state", "    Inner Sphere: each state's world"),
+    ("adjudicator.engine.orders", "carry_out_orders", "    the orders read, checked and carried out"),
     ("adjudicator.turn.pipeline", "_write_checked", "write: the checked copies, all of it"),
     ("adjudicator.turn.pipeline", "checked_copy", "  the new tabs described, the marks made"),
     ("adjudicator.outputs.compose", "compose_bytes", "  composed"),
