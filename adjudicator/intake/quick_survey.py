@@ -2,10 +2,10 @@
 
 :mod:`adjudicator.intake.bounds` streams each sheet's XML through expat with a Python handler for every
 element: exact, and about a fifth of a large check's CPU (issue 16). Most workbooks are far inside every
-limit, and that can be shown more cheaply. Each part is read whole (only parts of at most
-:data:`QUICK_PART_BYTES` unpacked), parsed by expat in C with no element handler (well-formed, with
-defusedxml's defences: no entity declaration, no external reference), and measured by byte scans that give
-an upper bound of everything the exact survey counts:
+limit, and that can be shown more cheaply. Each part is read in pieces cut just before a row (a worksheet) or
+a string (the shared strings), none held past :data:`QUICK_PART_BYTES`, parsed by expat in C with no element
+handler (well-formed, with defusedxml's defences: no entity declaration, no external reference), and measured
+by byte scans, added up piece by piece, that give an upper bound of everything the exact survey counts:
 
 - every cell is ``<c r="B7"…`` (a plain reference, first attribute) and every row ``<row r="7"…``: their
   largest row and column are those the exact survey finds;
@@ -18,13 +18,15 @@ way of the scans (an error cell, a comment or CDATA, a processing instruction, a
 encoding other than UTF-8, a reference written otherwise); then the exact survey would have found no limit
 passed, no error cell, and nothing unreadable. Otherwise it answers False, and the exact survey runs as
 before: what it reports (the sheet and cell of the first limit passed, the error cells, an unreadable part)
-is never guessed here. ``tests/core/test_quick_survey.py`` compares the two ways on generated parts.
+is never guessed here. ``tests/core/test_quick_survey.py`` compares the two ways on generated parts, read
+whole and in pieces of a few bytes.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from xml.parsers import expat
 
@@ -33,7 +35,12 @@ from adjudicator.intake.bounds import _CELL, _forbid_entity, _forbid_external, c
 if TYPE_CHECKING:
     from adjudicator.intake.safety import Limits
 
-#: Parts unpacking to more than this are surveyed the exact (streaming) way: the quick way holds a part whole.
+#: A part is read this many bytes at a time and scanned in pieces, each cut just before a row (a worksheet) or
+#: a string (the shared strings), so that no part is held whole: the master of a 40-state turn holds parts of
+#: 17 and 56 MB, which the exact survey took 7 s to stream through.
+READ_BLOCK = 2**20
+#: A piece that grows past this many bytes with no row or string starting in it leaves the part to the exact
+#: (streaming) survey: the quick way holds a piece whole.
 QUICK_PART_BYTES = 16 * 2**20
 
 _BOM = b"\xef\xbb\xbf"
@@ -69,41 +76,79 @@ def plainly_within(archive: zipfile.ZipFile, shared: str | None, sheet_parts: li
     text_total = 0
     try:
         if shared is not None:
-            data = _part(archive, shared)
-            if data is None:
-                return False
-            pieces = _STRING_START.split(data)
-            if len(pieces) - 1 > limits.max_cells * 4 or max(map(len, pieces)) > limits.max_text_chars:
-                return False
-            text_total += len(data)
+            strings = longest = 0
+            for piece in _pieces(archive, shared, b"<si"):
+                split = _STRING_START.split(piece)
+                strings += len(split) - 1
+                longest = max(longest, *map(len, split))
+                text_total += len(piece)
+                if strings > limits.max_cells * 4 or longest > limits.max_text_chars:
+                    return False
         for part in sheet_parts:
-            data = _part(archive, part)
-            if data is None or not _sheet_within(data, limits):
-                return False
-            text_total += len(data)
-            if text_total > limits.max_text_total:
-                return False
+            extent = _Extent()
+            for piece in _pieces(archive, part, b"<row"):
+                text_total += len(piece)
+                if text_total > limits.max_text_total or not extent.holds(piece, limits):
+                    return False
     except Exception:  # noqa: BLE001 - whatever stops the quick way, the exact survey meets and reports
         return False
     return text_total <= limits.max_text_total
 
 
-def _part(archive: zipfile.ZipFile, name: str) -> bytes | None:
-    """The part's bytes when the scans can be trusted on them: small enough, UTF-8, well-formed without
-    entities, and with no comment, CDATA, DTD or processing instruction (whose contents may hold ``<``)."""
-    if archive.getinfo(name).file_size > QUICK_PART_BYTES:
-        return None
-    data = archive.read(name)
-    body = data[len(_BOM):] if data.startswith(_BOM) else data
-    if not _utf8(body) or b"<!" in body or body.count(b"<?") != (1 if body.startswith(b"<?xml") else 0):
-        return None
+class _NotPlain(Exception):
+    """A part the scans cannot be trusted on: the exact survey reads it."""
+
+
+#: What may follow the name of a tag a piece is cut before (``<row r="1">``, ``<si>``, ``<si/>``).
+_AFTER_NAME = frozenset(b" \t\r\n/>")
+
+
+def _pieces(archive: zipfile.ZipFile, name: str, cut: bytes) -> Iterator[bytes]:
+    """The part's bytes in pieces, each cut just before a ``cut`` tag (``<row``, ``<si``, unprefixed), when the
+    scans can be trusted on them: UTF-8, well-formed without entities (expat, fed the part as it is read), and
+    with no comment, CDATA, DTD or processing instruction but the declaration (their contents may hold
+    ``<``). A match of any scan of :func:`plainly_within` holds no ``<`` but its first byte and a text's
+    closing tag (``</v>``), so none spans a cut: the pieces' findings add up to the whole part's. Raises
+    :class:`_NotPlain` (or expat's error) when the part is not plain, or a piece grows past
+    :data:`QUICK_PART_BYTES`."""
     parser = expat.ParserCreate()
     parser.EntityDeclHandler = _forbid_entity
     parser.UnparsedEntityDeclHandler = _forbid_entity
     parser.ExternalEntityRefHandler = _forbid_external
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
-    parser.Parse(data, True)  # raises on malformed XML: the exact survey then says it is unreadable
-    return data
+    held, first = b"", True
+    with archive.open(name) as stream:
+        while block := stream.read(READ_BLOCK):
+            parser.Parse(block, False)  # raises on malformed XML: the exact survey then says it is unreadable
+            searched = max(1, len(held) - len(cut))  # held had no cut after its first byte: only the new bytes
+            held += block
+            at = _last_cut(held, cut, searched)
+            if at:
+                yield _plain(held[:at], first)
+                held, first = held[at:], False
+            elif len(held) > QUICK_PART_BYTES:
+                raise _NotPlain(name)
+        parser.Parse(b"", True)
+    yield _plain(held, first)
+
+
+def _last_cut(held: bytes, cut: bytes, searched: int) -> int:
+    """Where the last ``cut`` tag from ``searched`` on starts in ``held`` (0: none)."""
+    end = len(held)
+    while (at := held.rfind(cut, searched, end)) > 0:
+        if at + len(cut) < len(held) and held[at + len(cut)] in _AFTER_NAME:
+            return at
+        end = at + len(cut) - 1
+    return 0
+
+
+def _plain(piece: bytes, first: bool) -> bytes:
+    """``piece``, a part's first one or a later one, when nothing in it stands in the way of the scans."""
+    body = piece[len(_BOM):] if first and piece.startswith(_BOM) else piece
+    declared = 1 if first and body.startswith(b"<?xml") else 0
+    if (first and not _utf8(body)) or b"<!" in body or body.count(b"<?") != declared:
+        raise _NotPlain("not plain")
+    return body
 
 
 def _utf8(body: bytes) -> bool:
@@ -116,31 +161,42 @@ def _utf8(body: bytes) -> bool:
     return declared is None or declared.group(1).lower() in _UTF8
 
 
-def _sheet_within(data: bytes, limits: Limits) -> bool:
-    if b'"e"' in data or b"'e'" in data or _PREFIXED_CELL.search(data) or _UNUSUAL_START.search(data):
-        return False  # maybe an error cell (t="e"), or cells and rows written otherwise: read the exact way
-    references = _CELL_REFERENCE.findall(data)
-    rows = _ROW_NUMBER.findall(data)
-    dimensions = _DIMENSION.findall(data)
-    if len(references) != data.count(b"<c ") or len(rows) != data.count(b"<row ") or \
-            len(dimensions) != data.count(b"<dimension "):
-        return False  # a cell, a row or the dimension whose reference is written otherwise
-    if len(references) > limits.max_cells:
-        return False
-    last_row = max(map(int, {digits for _, digits in references}), default=0)  # the grid a reader allocates
-    last_column = max((column_number(letters.decode()) for letters in {letters for letters, _ in references}),
-                      default=0)
-    if last_row > limits.max_rows or last_column > limits.max_columns or last_row * last_column > limits.max_cells:
-        return False
-    if max(map(int, set(rows)), default=0) > limits.max_rows:
-        return False
-    for ref in dimensions:
-        match = _CELL.match(ref.decode().rpartition(":")[2])
-        if match and (int(match.group(2)) > limits.max_rows or column_number(match.group(1)) > limits.max_columns):
+class _Extent:
+    """What a worksheet's pieces hold so far: its cells, the grid they span, its row elements' last number."""
+
+    def __init__(self) -> None:
+        self.cells = self.last_row = self.last_column = 0
+
+    def holds(self, data: bytes, limits: Limits) -> bool:
+        """Whether the sheet, ``data`` added, is shown to pass no limit (each finding only grows with more)."""
+        if b'"e"' in data or b"'e'" in data or _PREFIXED_CELL.search(data) or _UNUSUAL_START.search(data):
+            return False  # maybe an error cell (t="e"), or cells and rows written otherwise: read the exact way
+        references = _CELL_REFERENCE.findall(data)
+        rows = _ROW_NUMBER.findall(data)
+        dimensions = _DIMENSION.findall(data)
+        if len(references) != data.count(b"<c ") or len(rows) != data.count(b"<row ") or \
+                len(dimensions) != data.count(b"<dimension "):
+            return False  # a cell, a row or the dimension whose reference is written otherwise
+        self.cells += len(references)
+        if self.cells > limits.max_cells:
             return False
-    prefixed = _PREFIXED_TEXT.search(data) is not None
-    texts = (_ANY_TEXT_ELEMENT if prefixed else _TEXT_ELEMENT).findall(data)
-    starts = len((_ANY_TEXT_START if prefixed else _TEXT_START).findall(data))
-    if len(texts) + len((_ANY_EMPTY_TEXT if prefixed else _EMPTY_TEXT).findall(data)) != starts:
-        return False  # a text element holding more than one run of text (or written otherwise)
-    return max(map(len, texts), default=0) <= limits.max_text_chars
+        # the grid a reader allocates: from A1 to the last row and the last column of any cell
+        self.last_row = max([self.last_row, *map(int, {digits for _, digits in references})])
+        self.last_column = max([self.last_column, *(column_number(letters.decode())
+                                                    for letters in {letters for letters, _ in references})])
+        if self.last_row > limits.max_rows or self.last_column > limits.max_columns or \
+                self.last_row * self.last_column > limits.max_cells:
+            return False
+        if max(map(int, set(rows)), default=0) > limits.max_rows:
+            return False
+        for ref in dimensions:
+            match = _CELL.match(ref.decode().rpartition(":")[2])
+            if match and (int(match.group(2)) > limits.max_rows or
+                          column_number(match.group(1)) > limits.max_columns):
+                return False
+        prefixed = _PREFIXED_TEXT.search(data) is not None
+        texts = (_ANY_TEXT_ELEMENT if prefixed else _TEXT_ELEMENT).findall(data)
+        starts = len((_ANY_TEXT_START if prefixed else _TEXT_START).findall(data))
+        if len(texts) + len((_ANY_EMPTY_TEXT if prefixed else _EMPTY_TEXT).findall(data)) != starts:
+            return False  # a text element holding more than one run of text (or written otherwise)
+        return max(map(len, texts), default=0) <= limits.max_text_chars

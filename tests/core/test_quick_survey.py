@@ -216,6 +216,47 @@ def test_the_quick_way_reports_what_the_exact_survey_reports(parts: tuple[bytes,
     event(f"quick way taken: {taken}")
 
 
+@settings(max_examples=int(os.environ.get("QUICK_SURVEY_EXAMPLES", "600")) // 2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=_book_parts(), data=st.data())
+def test_the_quick_way_read_in_small_pieces_reports_what_the_exact_survey_reports(
+        parts: tuple[bytes, bytes | None, str | None], data: st.DataObject, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As above, each part read a few bytes at a time and scanned in pieces cut before its rows and strings."""
+    sheet, shared, odd_kind = parts
+    limits = data.draw(_limits(_what_it_holds(sheet, shared), odd_kind))
+    monkeypatch.setattr(quick_survey, "READ_BLOCK", data.draw(st.integers(1, 64)))
+    quick, exact = _both_ways(_book(sheet, shared), limits, monkeypatch)
+    assert quick == exact
+
+
+def test_a_part_larger_than_a_piece_is_vouched_for_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part larger than the quick way holds at once is read in pieces cut before its rows and strings (the
+    master of a large turn: parts of 17 and 56 MB); a piece with no row to cut it before goes the exact way."""
+    cells = "".join(f'<row r="{r}"><c r="A{r}" t="s"><v>{r - 1}</v></c><c r="C{r}"><v>{r}</v></c></row>'
+                    for r in range(1, 201))
+    sheet = f'<worksheet xmlns="{_MAIN}"><dimension ref="A1:C200"/><sheetData>{cells}</sheetData></worksheet>'
+    strings = "".join(f"<si><t>Order {n}</t></si>" for n in range(200))
+    archive = _book(sheet.encode(), f'<sst xmlns="{_MAIN}">{strings}</sst>'.encode())
+    parts = ["xl/worksheets/sheet1.xml"]
+    monkeypatch.setattr(quick_survey, "READ_BLOCK", 100)
+    monkeypatch.setattr(quick_survey, "QUICK_PART_BYTES", 400)
+    assert len(sheet) > 10 * quick_survey.QUICK_PART_BYTES
+    assert quick_survey.plainly_within(archive, "xl/sharedStrings.xml", parts, Limits())
+    assert not quick_survey.plainly_within(archive, None, parts, Limits(max_rows=199))
+    assert not quick_survey.plainly_within(archive, "xl/sharedStrings.xml", parts, Limits(max_cells=49))
+    row = "".join(f'<c r="{bounds.column_letters(c)}1"><v>{c}</v></c>' for c in range(1, 151))
+    wide = _book(f'<worksheet xmlns="{_MAIN}"><sheetData><row r="1">{row}</row></sheetData></worksheet>'.encode())
+    assert not quick_survey.plainly_within(wide, None, parts, Limits())  # a row longer than a piece: no place to cut
+    assert survey_xlsx(wide, Limits()) == Survey()  # the exact survey finds it within every limit
+    # the last row in one piece, the last column in another: the grid a reader allocates spans both
+    rows = "".join(f'<row r="{r}"><c r="{"EU" if r == 1 else "A"}{r}"><v>{r}</v></c></row>'
+                   for r in (300, *range(2, 40), 1))
+    apart = _book(f'<worksheet xmlns="{_MAIN}"><sheetData>{rows}</sheetData></worksheet>'.encode())
+    assert not quick_survey.plainly_within(apart, None, parts, Limits(max_cells=300 * 151 - 1))
+    assert quick_survey.plainly_within(apart, None, parts, Limits(max_cells=300 * 151))
+    assert survey_xlsx(apart, Limits(max_cells=300 * 151 - 1)).overflow is not None
+
+
 def test_a_plain_sheet_within_its_limits_is_vouched_for_and_its_limits_still_hold() -> None:
     """The quick way is taken on a plain sheet, and refuses it (the exact survey reports it) at each limit."""
     cells = "".join(f'<row r="{r}"><c r="A{r}" t="s"><v>0</v></c><c r="C{r}"><v>{r}</v></c></row>'
