@@ -14,7 +14,9 @@ import re
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -61,6 +63,9 @@ class SheetGrid:
 class WorkbookData:
     path: Path
     sheets: dict[str, SheetGrid] = field(default_factory=dict)
+    #: A lazy reading's sheets (``read_workbook(..., lazy=True)``): each sheet's reader, in the workbook's order,
+    #: called when :meth:`find` first finds it (its grid then kept in ``sheets``).
+    readers: dict[str, Callable[[], SheetGrid]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -68,8 +73,11 @@ class WorkbookData:
 
     def find(self, schema: TableSchema) -> SheetGrid | None:
         wanted = schema.spellings()
-        for sheet_name, grid in self.sheets.items():
+        for sheet_name in self.readers or self.sheets:
             if fold(sheet_name) in wanted:
+                grid = self.sheets.get(sheet_name)
+                if grid is None:
+                    grid = self.sheets[sheet_name] = self.readers[sheet_name]()
                 return grid
         return None
 
@@ -99,8 +107,12 @@ def clean(value: Any) -> Any:
     return value
 
 
-def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LIMITS) -> WorkbookData | None:
-    """All sheets of a workbook as value grids, or None (with problems) when it cannot be read."""
+def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LIMITS,
+                  lazy: bool = False) -> WorkbookData | None:
+    """All sheets of a workbook as value grids, or None (with problems) when it cannot be read. ``lazy``: each
+    sheet read only when it is first found (:meth:`WorkbookData.find`): the master, whose turn tabs, ledger and
+    hidden sheets (most of it after a large turn) its reading never asks for; a sheet that cannot be read then
+    is told as the damaged file it is (F01), and read as empty."""
     inspection = inspect(path, limits)
     problems.extend(inspection.problems)
     if any(p.is_error for p in inspection.problems):
@@ -114,18 +126,40 @@ def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LI
         for meta in book.sheets_metadata:
             if meta.name in inspection.skip_sheets:
                 continue  # an Excel 4.0 macro sheet: never read (warning F14)
-            sheet = book.get_sheet_by_name(meta.name)
-            rows = sheet.to_python(skip_empty_area=False)
-            for (row, col), text in inspection.errors.get(meta.name, {}).items():
-                if row <= len(rows) and col <= len(rows[row - 1]):
-                    rows[row - 1][col - 1] = ErrorValue(text)
-            data.sheets[meta.name] = SheetGrid(meta.name, rows, visible=str(meta.visible).endswith("Visible"))
+            read = partial(_grid, book, meta, inspection.errors.get(meta.name, {}))
+            if lazy:
+                data.readers[meta.name] = partial(_read_later, read, meta.name, path.name, problems)
+            else:
+                data.sheets[meta.name] = read()
         return data
     except (CalamineError, Exception) as exc:  # noqa: B014 - calamine raises several error types
         if isinstance(exc, (KeyboardInterrupt, SystemExit, MemoryError)):
             raise
         problems.add(corrupt_file_problem(path.name))
         return None
+
+
+def _grid(book: CalamineWorkbook, meta: Any, errors: dict[tuple[int, int], str]) -> SheetGrid:
+    """One sheet's grid, its error cells (the survey's) as :class:`ErrorValue`."""
+    rows = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
+    for (row, col), text in errors.items():
+        if row <= len(rows) and col <= len(rows[row - 1]):
+            rows[row - 1][col - 1] = ErrorValue(text)
+    return SheetGrid(meta.name, rows, visible=str(meta.visible).endswith("Visible"))
+
+
+def _read_later(read: Callable[[], SheetGrid], name: str, file: str, problems: ProblemList) -> SheetGrid:
+    """A lazy reading's sheet; one calamine cannot read is told as the whole reading tells it (F01, once), and
+    read as empty."""
+    try:
+        return read()
+    except (CalamineError, Exception) as exc:  # noqa: B014 - calamine raises several error types
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, MemoryError)):
+            raise
+        damaged = corrupt_file_problem(file)
+        if damaged not in problems:
+            problems.add(damaged)
+        return SheetGrid(name, [])
 
 
 def without_sheets(path: Path, names: list[str]) -> IO[bytes]:

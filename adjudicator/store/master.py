@@ -106,7 +106,7 @@ def turn_label(turn: int) -> str:
 # ---------------------------------------------------------------------------------------- reading
 def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tuple[Campaign, Ruleset] | None:
     """The campaign in ``path`` and its ruleset; None with problems (at their cells) when it is unusable."""
-    book = read_workbook(path, problems, MASTER_LIMITS)
+    book = read_workbook(path, problems, MASTER_LIMITS, lazy=True)  # the sheets read here, not the turns' tabs
     if book is None:
         return None
     where = {"file": path.name}
