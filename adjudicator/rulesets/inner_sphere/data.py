@@ -118,9 +118,13 @@ HIGHEST = ("regular_pct", "factory_income_pct")
 
 
 def research_levels(tables: Mapping[str, Any] | None = None) -> dict[str, list[dict[str, int]]]:
-    """The levels of each research line (of ``tables``, a campaign's; by default the ruleset's own)."""
-    research = tables["research"] if tables is not None else _default_research()
-    return {line: [dict(level) for level in levels] for line, levels in research.items()}
+    """The levels of each research line (of ``tables``, a campaign's; by default the ruleset's own), copies."""
+    return {line: [dict(level) for level in levels] for line, levels in _research(tables).items()}
+
+
+def _research(tables: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The research table of ``tables`` (by default the ruleset's own) itself: read it, never change it."""
+    return tables["research"] if tables is not None else _default_research()
 
 
 @cache
@@ -132,8 +136,7 @@ def _default_research() -> dict[str, Any]:
 def bonuses(points: dict[str, int], tables: Mapping[str, Any] | None = None) -> dict[str, int]:
     """What a state's research gives (A37): the "+1"s add up; percentages take the highest level reached."""
     out = dict.fromkeys(ADDITIVE + HIGHEST, 0)
-    research = tables["research"] if tables is not None else _default_research()  # read, not copied
-    for line, levels in research.items():
+    for line, levels in _research(tables).items():  # read, not copied
         have = points.get(line, 0)
         for level in levels:
             if have < level["points"]:
@@ -147,7 +150,7 @@ def bonuses(points: dict[str, int], tables: Mapping[str, Any] | None = None) -> 
 
 def next_threshold(line: str, points: int) -> int | None:
     """The first level of ``line`` above ``points`` (None past the last level listed)."""
-    for level in research_levels().get(line, []):
+    for level in _research(None).get(line, []):
         if level["points"] > points:
             return int(level["points"])
     return None
@@ -155,4 +158,4 @@ def next_threshold(line: str, points: int) -> int | None:
 
 def levels_crossed(line: str, before: int, after: int) -> list[int]:
     low, high = sorted((before, after))
-    return [lv["points"] for lv in research_levels().get(line, []) if low < lv["points"] <= high]
+    return [lv["points"] for lv in _research(None).get(line, []) if low < lv["points"] <= high]
