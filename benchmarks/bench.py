@@ -167,6 +167,11 @@ def main() -> None:
                   f"{s['floor']['cpu_s']:6.2f} s ({s['floor']['wall_s']:.2f}) = {s['ratio_cpu']:5.2f}× "
                   f"(wall {s['ratio_wall']:.2f}×) {'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}"
                   f"{'' if step in ('check', 'run') else ' (one pass of run)'}")
+        opening = row.get("next_turn_open")
+        if opening:  # not a target: what every command of the next turn pays first
+            print(f"  the next turn's master opened: {opening['first']['cpu_s']:.2f} s by its first command, "
+                  f"{opening['again']['cpu_s']:.2f} s by the next ones (the floor reads it whole in "
+                  f"{opening['floor']['cpu_s']:.2f} s)")
     sizes = [int(n) for n in args.scaling.split(",") if n]
     if sizes:
         print(f"\nscaling, star_sectors, {args.scaling_orders} orders a faction (CPU s; factor per doubling)")

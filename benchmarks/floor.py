@@ -189,7 +189,15 @@ def measure(campaign: Path, check_only: bool = False, warm: bool = False) -> dic
         answer_gm_input(root)
         second = Step(root, pipeline.run, Path(tmp) / "run2")
         out["run_pass2"] = second.summary(second.floor())
-        out["turn_after"] = pipeline.open_campaign(root)[1].turn
+        # The next turn's commands open the master the run wrote: the first surveys it, the next ones find its
+        # survey kept (kept_survey.py); against the floor's reading of it, every sheet by calamine.
+        with Clock() as opened:
+            out["turn_after"] = pipeline.open_campaign(root)[1].turn
+        with Clock() as again:
+            pipeline.open_campaign(root)
+        with Clock() as read:
+            grids(root / "campaign.xlsx")
+        out["next_turn_open"] = {"first": opened.figures(), "again": again.figures(), "floor": read.figures()}
     return out
 
 

@@ -26,7 +26,7 @@ from adjudicator.engine.problems import Problem, ProblemList, Severity
 from adjudicator.engine.sheets import TableSchema
 from adjudicator.i18n import fold, msg, msg_n
 from adjudicator.intake.columns import get_column_letter
-from adjudicator.intake.safety import DEFAULT_LIMITS, Limits, corrupt_file_problem, inspect
+from adjudicator.intake.safety import DEFAULT_LIMITS, Inspection, Limits, corrupt_file_problem, inspect
 
 if TYPE_CHECKING:  # pandas is imported when a table's frame is built: reading a workbook alone does not need it
     import pandas as pd
@@ -108,12 +108,13 @@ def clean(value: Any) -> Any:
 
 
 def read_workbook(path: Path, problems: ProblemList, limits: Limits = DEFAULT_LIMITS,
-                  lazy: bool = False) -> WorkbookData | None:
+                  lazy: bool = False, survey: Callable[[Path, Limits], Inspection] = inspect) -> WorkbookData | None:
     """All sheets of a workbook as value grids, or None (with problems) when it cannot be read. ``lazy``: each
     sheet read only when it is first found (:meth:`WorkbookData.find`): the master, whose turn tabs, ledger and
     hidden sheets (most of it after a large turn) its reading never asks for; a sheet that cannot be read then
-    is told as the damaged file it is (F01), and read as empty."""
-    inspection = inspect(path, limits)
+    is told as the damaged file it is (F01), and read as empty. ``survey``: what surveys the file first
+    (safety.inspect; the master's is kept by its bytes, kept_survey.py)."""
+    inspection = survey(path, limits)
     problems.extend(inspection.problems)
     if any(p.is_error for p in inspection.problems):
         return None

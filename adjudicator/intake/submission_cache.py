@@ -56,61 +56,82 @@ class SubmissionCache:
         """The reading of the workbook at ``path`` kept from before, or None."""
         try:
             sha256 = sha256_of(path)
-            entry = self.entry(path.name, sha256)
-            data = entry.read_bytes()
         except OSError:
             return None
-        digest, payload = data[:32], data[32:]
-        if hashlib.sha256(payload).digest() != digest:
-            return None
-        found = unpickled_submission(payload)
+        entry = self.entry(path.name, sha256)
+        payload = read_entry(entry)
+        found = None if payload is None else unpickled_submission(payload)
         if found is None or found.sha256 != sha256:
             return None
         found.path = path
         if found.book is not None:
             found.book.path = path
-        try:
-            os.utime(entry)  # used: kept for another KEPT_DAYS
-        except OSError:
-            pass
+        used(entry)
         return found
 
     def put(self, submission: Submission, payload: bytes | None) -> None:
         """Keep ``payload``, the pickle of ``submission``, under its workbook's name and the bytes it read. A
-        reading that cannot be kept (no pickle, a folder that cannot be written) is simply not kept. Not
-        writing.py's ``_atomic``: an entry stays the user's alone (mkstemp's mode 600, which ``_atomic`` opens to
-        the umask's), needs no flush to disk (an entry lost is read anew, a torn one fails its digest), and its
-        pieces left by a write that never ended are found by :meth:`prune` by their suffix."""
-        if payload is None:
-            return
-        entry = self.entry(submission.path.name, submission.sha256)
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".part")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(hashlib.sha256(payload).digest())
-                    out.write(payload)
-                os.replace(temporary, entry)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass
+        reading that cannot be kept (no pickle, a folder that cannot be written) is simply not kept
+        (:func:`write_entry`)."""
+        if payload is not None:
+            write_entry(self.entry(submission.path.name, submission.sha256), payload)
 
     def prune(self, now: float | None = None) -> None:
         """Remove the readings unused for :data:`KEPT_DAYS` days (and pieces of writes that never ended)."""
-        oldest = (time.time() if now is None else now) - KEPT_DAYS * 86400
+        prune(self.folder, now)
+
+
+def read_entry(entry: Path) -> bytes | None:
+    """The payload kept in ``entry``, or None: no such entry, or one whose digest does not match (torn, damaged)."""
+    try:
+        data = entry.read_bytes()
+    except OSError:
+        return None
+    digest, payload = data[:32], data[32:]
+    return payload if hashlib.sha256(payload).digest() == digest else None
+
+
+def used(entry: Path) -> None:
+    """Mark ``entry`` used now: kept for another :data:`KEPT_DAYS` days."""
+    try:
+        os.utime(entry)
+    except OSError:
+        pass
+
+
+def write_entry(entry: Path, payload: bytes) -> None:
+    """Keep ``payload`` in ``entry``, after its SHA-256; an entry that cannot be written is simply not kept. Not
+    writing.py's ``_atomic``: an entry stays the user's alone (mkstemp's mode 600, which ``_atomic`` opens to the
+    umask's), needs no flush to disk (an entry lost is made anew, a torn one fails its digest), and its pieces
+    left by a write that never ended are found by :func:`prune` by their suffix."""
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".part")
         try:
-            entries = list(self.folder.iterdir())
+            with os.fdopen(handle, "wb") as out:
+                out.write(hashlib.sha256(payload).digest())
+                out.write(payload)
+            os.replace(temporary, entry)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
+
+
+def prune(folder: Path, now: float | None = None) -> None:
+    """Remove the entries of ``folder`` unused for :data:`KEPT_DAYS` days (and pieces of writes that never ended)."""
+    oldest = (time.time() if now is None else now) - KEPT_DAYS * 86400
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.suffix in (".pickle", ".part") and entry.stat().st_mtime < oldest:
+                entry.unlink()
         except OSError:
-            return
-        for entry in entries:
-            try:
-                if entry.suffix in (".pickle", ".part") and entry.stat().st_mtime < oldest:
-                    entry.unlink()
-            except OSError:
-                pass
+            pass
 
 
 def submission_cache(master: Path, limits: Limits) -> SubmissionCache | None:
@@ -128,16 +149,17 @@ def submission_cache(master: Path, limits: Limits) -> SubmissionCache | None:
     return kept
 
 
-def cache_folder() -> Path | None:
-    """The folder of the kept readings: ``ADJUDICATOR_CACHE``, else the user's cache folder; None when off."""
+def cache_folder(kind: str = "submissions") -> Path | None:
+    """The folder of what is kept of ``kind`` (the readings of submissions; the surveys of campaign.xlsx,
+    kept_survey.py): in ``ADJUDICATOR_CACHE``, else in the user's cache folder; None when off."""
     chosen = os.environ.get(CACHE_ENV, "").strip()
     if chosen.casefold() in OFF:
         return None
     if chosen:
-        return Path(chosen) / "submissions"
+        return Path(chosen) / kind
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("adjudicator", appauthor=False)) / "submissions"
+    return Path(user_cache_dir("adjudicator", appauthor=False)) / kind
 
 
 #: The folder of this program's own files.

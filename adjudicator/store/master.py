@@ -34,6 +34,7 @@ from adjudicator.i18n import (
 )
 from adjudicator.i18n.message_data import dumps, loads
 from adjudicator.intake.deadlines import next_turn_settings
+from adjudicator.intake.kept_survey import inspected
 from adjudicator.intake.reading import read_table, read_workbook
 from adjudicator.intake.safety import Limits
 from adjudicator.intake.validation import validate_table
@@ -106,7 +107,8 @@ def turn_label(turn: int) -> str:
 # ---------------------------------------------------------------------------------------- reading
 def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tuple[Campaign, Ruleset] | None:
     """The campaign in ``path`` and its ruleset; None with problems (at their cells) when it is unusable."""
-    book = read_workbook(path, problems, MASTER_LIMITS, lazy=True)  # the sheets read here, not the turns' tabs
+    # the sheets read here, not the turns' tabs; its survey found again while its bytes stay the same
+    book = read_workbook(path, problems, MASTER_LIMITS, lazy=True, survey=inspected)
     if book is None:
         return None
     where = {"file": path.name}

@@ -33,7 +33,7 @@ def test_opening_a_campaign_reads_only_the_sheets_it_looks_for(ruleset: str, tmp
     assert set(read) == kept and len(read) == len(kept) > 5  # each sheet looked for, read once
     assert len(set(names) - kept) >= 3 and "_ledger_source" in names  # the ledger, its source, the dice: not read
     monkeypatch.setattr(master, "read_workbook",
-                        lambda path, problems, limits, lazy: reading.read_workbook(path, problems, limits))
+                        lambda path, problems, limits, lazy, survey: reading.read_workbook(path, problems, limits))
     _, eagerly, _ = pipeline.open_campaign(folder)
     assert (lazily.settings, lazily.parameters, lazily.factions) == (eagerly.settings, eagerly.parameters,
                                                                     eagerly.factions)
