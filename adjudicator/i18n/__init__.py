@@ -145,7 +145,7 @@ class Msg:
             template = tr.ngettext(self.text, self.plural, self.n)
         else:
             template = tr.gettext(self.text)
-        values = {k: render(v, lang) for k, v in self.params.items()}
+        values = {k: v if v.__class__ in _AS_THEY_ARE else render(v, lang) for k, v in self.params.items()}
         if self.n is not None:
             values.setdefault("n", self.n)
         try:
@@ -198,9 +198,16 @@ class Joined:
         return self.render("en")
 
 
+#: The types of values :func:`render` returns as they are, found at once: most of a message's parameters (a name, a
+#: count) are, and a turn's reports render over a million messages (issue 16).
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})
+
+
 def render(value: Any, lang: str) -> Any:
     """Render a :class:`Msg`, :class:`Words` or :class:`Joined` (or a list of them); other values are returned
     as they are."""
+    if value.__class__ in _AS_THEY_ARE:
+        return value
     if isinstance(value, (Msg, Words, Joined)):
         return value.render(lang)
     if isinstance(value, (list, tuple)):
