@@ -1,4 +1,5 @@
-"""The collector's thresholds raised within a check (engine/collector.py) and put back after it."""
+"""The collector's thresholds raised within a check (engine/collector.py) and put back after it; the collector off
+while a turn is resolved, and on again after it, however it ends."""
 
 from __future__ import annotations
 
@@ -36,3 +37,33 @@ def test_a_check_runs_with_rare_collections(tmp_path: Path, monkeypatch: pytest.
     pipeline.check(tmp_path / "campaign")
     assert seen == [collector.FIRST_THRESHOLD]
     assert gc.get_threshold() == before
+
+
+def test_a_turn_is_resolved_with_the_collector_off_and_on_again_after(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = find_ruleset("star_sectors")
+    kind = type(ruleset)
+    real = kind.resolve
+    enabled = []
+
+    def noted(self, turn):  # type: ignore[no-untyped-def]
+        enabled.append(gc.isenabled())
+        return real(self, turn)
+
+    monkeypatch.setattr(kind, "resolve", noted)
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(ruleset, root, example=True)
+    assert gc.isenabled()
+    assert pipeline.run(root).status == "resolved"
+    assert enabled == [False] and gc.isenabled()
+
+    def failing(self, turn):  # type: ignore[no-untyped-def]
+        enabled.append(gc.isenabled())
+        raise ZeroDivisionError("the ruleset's own failure")
+
+    monkeypatch.setattr(kind, "resolve", failing)
+    again = tmp_path / "again"
+    pipeline.new_campaign(ruleset, again, example=True)
+    with pytest.raises(pipeline.RulesetFailure):
+        pipeline.run(again)
+    assert enabled == [False, False] and gc.isenabled()
