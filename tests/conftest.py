@@ -22,6 +22,15 @@ def example(tmp_path: Path) -> Path:
     return example_campaign(tmp_path / "example")
 
 
+@pytest.fixture
+def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder of the test's own for what is kept between commands (the readings of submissions, the surveys of
+    campaign.xlsx: submission_cache.py, kept_survey.py), where every other test keeps nothing."""
+    folder = tmp_path / "kept"
+    monkeypatch.setenv("ADJUDICATOR_CACHE", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def soffice() -> str:
     """The LibreOffice binary. Missing: skip here, fail in CI (where .ci/run installs it)."""

@@ -23,14 +23,6 @@ from tests.helpers import example_campaign, tree_digest
 
 
 @pytest.fixture
-def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The folder things are kept in (the tests' own: conftest.py keeps none)."""
-    folder = tmp_path / "kept"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture
 def surveyed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files surveyed by kept_survey (not found kept)."""
     names: list[str] = []

@@ -21,14 +21,6 @@ from tests.helpers import example_campaign, tree_digest, write_orders
 
 
 @pytest.fixture
-def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The folder the readings are kept in (the tests' own: conftest.py keeps none)."""
-    folder = tmp_path / "kept"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the workbooks read anew (not found kept), every one in this process (one process: the
     workers' reads would not be counted here)."""
