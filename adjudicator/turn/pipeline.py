@@ -273,8 +273,9 @@ def run(
             outcome = _reprocess(folder, campaign, ruleset, list(files or []), seed)
         else:
             submissions = _submissions(folder, campaign, ruleset, list(files or []))
-            outcome = _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
-                               folder.gm_input(campaign.turn), None, folder.master)
+            with collector_paused(young=True):  # see _resolve
+                outcome = _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
+                                   folder.gm_input(campaign.turn), None, folder.master)
         outcome.notes = folder.recovered + outcome.notes
         return outcome
 
@@ -301,8 +302,9 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
     flag_duplicates(submissions)
     gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
     before = results_diff.snapshot(turn_dir / "results")
-    outcome = _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
-                       allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
+    with collector_paused(young=True):  # see _resolve
+        outcome = _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
+                           allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
     if outcome.status == "resolved":
         outcome.reprocess_diff = results_diff.compare(before, results_diff.snapshot(turn_dir / "results"))
         results_diff.write(outcome.reprocess_diff, turn_dir / "reprocess_diff.txt", campaign.language)
@@ -321,7 +323,12 @@ def _resolve(
     supersede: int | None,
     base: Path,
 ) -> RunOutcome:
-    """Resolve ``campaign`` (read from the master workbook ``base``) and commit the turn."""
+    """Resolve ``campaign`` (read from the master workbook ``base``) and commit the turn. Called with the
+    collector off: a turn's resolution makes millions of objects that live on (the world, the outcomes, the
+    ledger) and no garbage in cycles, and the collector walked them again and again meanwhile (a fifth of Inner
+    Sphere's resolution of 40 states, freeing nothing), then again once it was over. Garbage left by the writing
+    is collected all the same: after each workbook's job, and wholly before the writers are forked (parallel.py);
+    the youngest objects once the turn is committed."""
     from adjudicator.dice.source import dice_for_turn  # here: `check` needs none of these
     from adjudicator.turn.gm_input import read_gm_input, write_gm_input
 
@@ -344,11 +351,7 @@ def _resolve(
     dice = dice_for_turn(folder.root, campaign, taken, used_seed)
     ledger = Ledger(turn, ruleset.account_label)
     try:
-        # A turn's resolution makes millions of objects that live on (the world, the outcomes, the ledger) and no
-        # garbage in cycles: the collector walked them again and again meanwhile, a fifth of Inner Sphere's
-        # resolution of 40 states, freeing nothing. Off within it; what it made is collected once after it.
-        with collector_paused(young=True):
-            result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
+        result = ruleset.resolve(TurnInput(campaign, orders, gm_sheets, gm_path.name, dice, ledger, gm_problems))
     except Exception as error:  # noqa: BLE001 - the ruleset's own failure: reported as such, nothing changed
         raise RulesetFailure(ruleset.name, turn, error) from error
     outcome.gm_problems = gm_problems

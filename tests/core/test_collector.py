@@ -56,6 +56,8 @@ def test_a_turn_is_resolved_with_the_collector_off_and_on_again_after(tmp_path: 
     assert gc.isenabled()
     assert pipeline.run(root).status == "resolved"
     assert enabled == [False] and gc.isenabled()
+    assert pipeline.run(root, reprocess=True).status == "resolved"  # the turn resolved again, as it was
+    assert enabled == [False, False] and gc.isenabled()
 
     def failing(self, turn):  # type: ignore[no-untyped-def]
         enabled.append(gc.isenabled())
@@ -66,4 +68,4 @@ def test_a_turn_is_resolved_with_the_collector_off_and_on_again_after(tmp_path: 
     pipeline.new_campaign(ruleset, again, example=True)
     with pytest.raises(pipeline.RulesetFailure):
         pipeline.run(again)
-    assert enabled == [False, False] and gc.isenabled()
+    assert enabled == [False, False, False] and gc.isenabled()
