@@ -273,9 +273,8 @@ def run(
             outcome = _reprocess(folder, campaign, ruleset, list(files or []), seed)
         else:
             submissions = _submissions(folder, campaign, ruleset, list(files or []))
-            with collector_paused(young=True):  # see _resolve
-                outcome = _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
-                                   folder.gm_input(campaign.turn), None, folder.master)
+            outcome = _resolve(folder, campaign, ruleset, submissions, seed, allow_missing, stop_for_gm,
+                               folder.gm_input(campaign.turn), None, folder.master)
         outcome.notes = folder.recovered + outcome.notes
         return outcome
 
@@ -302,15 +301,15 @@ def _reprocess(folder: CampaignFolder, current: Campaign, ruleset: Ruleset, file
     flag_duplicates(submissions)
     gm = folder.gm_input(turn) if folder.gm_input(turn).exists() else turn_dir / "gm_input.xlsx"
     before = results_diff.snapshot(turn_dir / "results")
-    with collector_paused(young=True):  # see _resolve
-        outcome = _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
-                           allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
+    outcome = _resolve(folder, campaign, ruleset, submissions, seed if seed is not None else manifest["seed"],
+                       allow_missing=True, stop_for_gm=False, gm_path=gm, supersede=turn, base=state_before)
     if outcome.status == "resolved":
         outcome.reprocess_diff = results_diff.compare(before, results_diff.snapshot(turn_dir / "results"))
         results_diff.write(outcome.reprocess_diff, turn_dir / "reprocess_diff.txt", campaign.language)
     return outcome
 
 
+@collector_paused(young=True)
 def _resolve(
     folder: CampaignFolder,
     campaign: Campaign,
@@ -323,7 +322,7 @@ def _resolve(
     supersede: int | None,
     base: Path,
 ) -> RunOutcome:
-    """Resolve ``campaign`` (read from the master workbook ``base``) and commit the turn. Called with the
+    """Resolve ``campaign`` (read from the master workbook ``base``) and commit the turn. Run with the
     collector off: a turn's resolution makes millions of objects that live on (the world, the outcomes, the
     ledger) and no garbage in cycles, and the collector walked them again and again meanwhile (a fifth of Inner
     Sphere's resolution of 40 states, freeing nothing), then again once it was over. Garbage left by the writing
