@@ -135,3 +135,25 @@ def test_a_worker_starts_each_job_without_the_last_jobs_garbage(monkeypatch: pyt
         assert len(starts) > 1
         assert max(starts) - starts[0] < 60, starts  # without the collection after each job: 150 MB and more
     assert not gc.get_freeze_count()  # the parent's objects collectable again once the workers are done
+
+
+def test_the_state_tables_are_split_by_faction_once_before_the_writers_fork(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Changes tabs' state tables, split by faction (maps/changes.Tables), are made once by the process that
+    forks the writers, not again by each writer that writes a faction's results (issue 16)."""
+    from adjudicator.outputs.maps import changes
+
+    monkeypatch.setattr(parallel, "LEAST_FOR_WORKERS", 2)  # the example has three factions
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    made = tmp_path / "made"
+    real = changes.Tables.__init__
+
+    def noted(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with made.open("a") as note:  # the writers are other processes: each notes its own making
+            note.write(f"{os.getpid()}\n")
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(changes.Tables, "__init__", noted)
+    digests = _turn(tmp_path / "campaign")
+    assert sum("/results/" in name for name in digests) >= 3  # every faction's results written
+    assert made.read_text().split() == [str(os.getpid())]
