@@ -2,6 +2,7 @@
 
     python benchmarks/bench.py [--factions 40] [--other-factions 4] [--orders 300] [--scaling 10,20,40,80,160]
                                [--scaling-orders 100] [--rulesets star_sectors,inner_sphere,...] [--startup-runs 5]
+                               [--repeats 3]
 
 0. `check` of one example workbook, the whole process, against python + openpyxl import + a calamine read
    of it (benchmarks/startup.py; ``--startup-runs`` paired runs, medians).
@@ -11,7 +12,10 @@
    and factions), `check`, `run` pass 1 and pass 2
    measured against their floor (benchmarks/floor.py), CPU and wall, each in a fresh process with its peak memory;
    and ``run`` as a whole (both passes summed: the issue's "run, all passes"), the figure the target is read on
-   with ``check``, in CPU and in wall time.
+   with ``check``, in CPU and in wall time. The campaigns of the rulesets the targets name are measured
+   ``--repeats`` times, each time project and floor one after the other on fresh copies, and each ratio is
+   the median of the repeats' (all printed in brackets): on a shared machine one measure's ratios moved by a
+   fifth and more between two measures minutes apart (star_sectors' second pass 1.27× to 2.08× the same hour).
 2. Scaling: star_sectors at each number of factions of ``--scaling`` (``--scaling-orders`` rows each), the CPU
    seconds of check and of the whole run after a check of another copy (what a process pays once, its imports
    and first calls, is not what grows with the factions), each doubling's factor (target: at most 2.2×), the
@@ -31,6 +35,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,11 +51,11 @@ MEMORY_TARGET_MB = 500
 TARGET_RULESETS = ("star_sectors", "inner_sphere")
 
 
-def _child(args: list[str]) -> dict[str, Any]:
+def _child(args: list[str], repeats: int = 1) -> dict[str, Any]:
     """Run ``bench.py --one …`` in a fresh process; its JSON and its peak resident size. A run whose second
     pass did not resolve the turn (a request left for the GM) is refused: its figures would stop early."""
-    done = subprocess.run([sys.executable, str(Path(__file__)), "--one", *args], capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run([sys.executable, str(Path(__file__)), "--one", *args, "--repeats", str(repeats)],
+                          capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"benchmark step {args} failed:\n{done.stderr[-3000:]}")
     row = json.loads(done.stdout)
@@ -60,7 +65,10 @@ def _child(args: list[str]) -> dict[str, Any]:
     return row
 
 
-def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
+def one(kind: str, ruleset: str, factions: int, orders: int, repeats: int = 1) -> dict[str, Any]:
+    """The figures of one generated campaign (``kind``: ``floor``, ``floor-warm`` or the project alone); the
+    floor's paired measure made ``repeats`` times on the same campaign, each step's ratios the medians of the
+    repeats' (:func:`medians`)."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(HERE))
     from floor import Clock, measure, readings_kept_in, workers_peak_mb
@@ -70,7 +78,10 @@ def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
         root = generate(ruleset, Path(tmp) / "campaign", factions, orders)
         expected = json.loads((root / "expected.json").read_text())
         if kind in ("floor", "floor-warm"):
-            out = measure(root, warm=kind == "floor-warm")
+            measured = [measure(root, warm=kind == "floor-warm") for _ in range(max(repeats, 1))]
+            for row in measured:
+                row["run"] = run_total(row)
+            out = medians(measured)
         else:
             from adjudicator.turn import pipeline
 
@@ -84,7 +95,8 @@ def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
             out = {"check": check.figures(), "run_pass1": first.figures(), "run_pass2": second.figures(),
                    "errors": sum(len(s.problems.errors) for s in checked.submissions)}
     out["campaign"] = {k: v for k, v in expected.items() if k != "example_gm_input"}
-    steps = [out[step] for step in ("check", "run_pass1", "run_pass2") if step in out]
+    steps = [step for row in out.get("repeats", [out]) for step in
+             (row[name] for name in ("check", "run_pass1", "run_pass2") if name in row)]
     every = []
     for side, key in (("project", "project_peak_mb"), ("floor", "floor_peak_mb")):
         peaks = [(step[side] if side in step else step).get("peak_mb") for step in steps
@@ -95,6 +107,42 @@ def one(kind: str, ruleset: str, factions: int, orders: int) -> dict[str, Any]:
     # The whole process (a reset of the peak resets the kernel's maximum too: the steps' peaks count).
     out["peak_rss_mb"] = max([round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1), *every])
     out["workers_peak_mb"] = workers_peak_mb()
+    return out
+
+
+STEPS = ("check", "run_pass1", "run_pass2", "run")
+
+
+def medians(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of paired measures of one campaign taken together (one measure: itself): each step's CPU and
+    wall seconds, project and floor, and each of its ratios the median of the repeats' (each ratio paired:
+    the project's step and its floor's measured one after the other), the ratios of every repeat beside it
+    (``ratios_cpu``, ``ratios_wall``), peak memory the largest; the repeats' own figures kept (``repeats``).
+    A shared machine's load moves a single measure's ratios by a fifth and more."""
+    if len(rows) == 1:
+        return rows[0]
+
+    def figures(each: list[dict[str, Any]]) -> dict[str, float]:
+        out = {unit: round(statistics.median(f[unit] for f in each), 3) for unit in ("cpu_s", "wall_s")}
+        peaks = [f.get("peak_mb") for f in each]
+        if None not in peaks:
+            out["peak_mb"] = max(peaks)
+        return out
+
+    out = dict(rows[0])
+    for step in STEPS:
+        if step not in rows[0]:
+            continue
+        each = [row[step] for row in rows]
+        out[step] = {**each[0], "project": figures([e["project"] for e in each]),
+                     "floor": figures([e["floor"] for e in each])}
+        for ratio in ("ratio_cpu", "ratio_wall"):
+            out[step][ratio] = round(statistics.median(e[ratio] for e in each), 2)
+            out[step][f"{ratio}s"] = [e[ratio] for e in each]
+    if "next_turn_open" in rows[0]:
+        out["next_turn_open"] = {k: figures([row["next_turn_open"][k] for row in rows])
+                                 for k in rows[0]["next_turn_open"]}
+    out["repeats"] = rows
     return out
 
 
@@ -120,13 +168,16 @@ def main() -> None:
     parser.add_argument("--scaling-orders", type=int, default=100)
     parser.add_argument("--startup-runs", type=int, default=5,
                         help="paired runs of the one-workbook check (benchmarks/startup.py); 0 skips it")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="paired measures of each campaign of the ratios (the same campaign each time; "
+                             "each ratio the median of them)")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
     from generate import generator
     if args.one:
         kind, ruleset, factions, orders = args.one
-        print(json.dumps(one(kind, ruleset, int(factions), int(orders))))
+        print(json.dumps(one(kind, ruleset, int(factions), int(orders), args.repeats)))
         return
     result: dict[str, Any] = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                               "python": platform.python_version(), "cores": os.cpu_count(),
@@ -152,12 +203,13 @@ def main() -> None:
                  "from adjudicator.paths import examples_root; import json; "
                  f"print(json.dumps(len(tomllib.loads((examples_root() / '{ruleset}' / 'scenario.toml')"
                  ".read_text())['orders'])))"], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
-        row = _child(["floor", ruleset, str(factions), str(args.orders)])
+        repeats = args.repeats if ruleset in TARGET_RULESETS else 1
+        row = _child(["floor", ruleset, str(factions), str(args.orders)], repeats)
         result["ratios"][ruleset] = row
         measured[f"{ruleset} ratios"] = True
-        row["run"] = run_total(row)
-        print(f"\n{ruleset}: {row['campaign']}, peak {row['peak_rss_mb']:.0f} MB")
-        for step in ("check", "run_pass1", "run_pass2", "run"):
+        paired = f"; {repeats} paired measures: seconds and ratios each their median (every ratio in brackets)"
+        print(f"\n{ruleset}: {row['campaign']}, peak {row['peak_rss_mb']:.0f} MB{paired if repeats > 1 else ''}")
+        for step in STEPS:
             s = row[step]
             # the targets: check, and run (all its passes, as the issue measures it), each in CPU and wall
             met = s["ratio_cpu"] <= RATIO_TARGET and s["ratio_wall"] <= RATIO_TARGET
@@ -167,6 +219,9 @@ def main() -> None:
                   f"{s['floor']['cpu_s']:6.2f} s ({s['floor']['wall_s']:.2f}) = {s['ratio_cpu']:5.2f}× "
                   f"(wall {s['ratio_wall']:.2f}×) {'ok' if met else 'over ' + str(RATIO_TARGET) + '×'}"
                   f"{'' if step in ('check', 'run') else ' (one pass of run)'}")
+            if "ratio_cpus" in s:
+                print(f"  {'':9} [{', '.join(f'{r:.2f}' for r in s['ratio_cpus'])}; "
+                      f"wall {', '.join(f'{r:.2f}' for r in s['ratio_walls'])}]")
         opening = row.get("next_turn_open")
         if opening:  # not a target: what every command of the next turn pays first
             print(f"  the next turn's master opened: {opening['first']['cpu_s']:.2f} s by its first command, "
@@ -181,7 +236,7 @@ def main() -> None:
     doublings_met = True
     for n in sizes:
         row = _child(["floor-warm", "star_sectors", str(n), str(args.scaling_orders)])  # once-a-process costs out
-        whole = run_total(row)  # both passes of run
+        whole = row["run"]  # both passes of run
         run_s, floor_run = whole["project"]["cpu_s"], whole["floor"]["cpu_s"]
         entry = {"factions": n, "map": row["campaign"]["map"], "check_cpu_s": row["check"]["project"]["cpu_s"],
                  "run_cpu_s": round(run_s, 3), "peak_rss_mb": row["peak_rss_mb"],
