@@ -117,7 +117,7 @@ def medians(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The figures of paired measures of one campaign taken together (one measure: itself): each step's CPU and
     wall seconds, project and floor, and each of its ratios the median of the repeats' (each ratio paired:
     the project's step and its floor's measured one after the other), the ratios of every repeat beside it
-    (``ratios_cpu``, ``ratios_wall``), peak memory the largest; the repeats' own figures kept (``repeats``).
+    (``ratio_cpus``, ``ratio_walls``), peak memory the largest; the repeats' own figures kept (``repeats``).
     A shared machine's load moves a single measure's ratios by a fifth and more."""
     if len(rows) == 1:
         return rows[0]
