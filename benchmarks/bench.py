@@ -2,7 +2,7 @@
 
     python benchmarks/bench.py [--factions 40] [--other-factions 4] [--orders 300] [--scaling 10,20,40,80,160]
                                [--scaling-orders 100] [--rulesets star_sectors,inner_sphere,...] [--startup-runs 5]
-                               [--repeats 3]
+                               [--repeats 3] [--scaling-repeats 3]
 
 0. `check` of one example workbook, the whole process, against python + openpyxl import + a calamine read
    of it (benchmarks/startup.py; ``--startup-runs`` paired runs, medians).
@@ -22,7 +22,9 @@
    project's own peak memory (the highest of its steps, each measured apart from the floor's) and the largest
    writer worker's (target: both under 500 MB at 160 factions), and the same for the floor (what the floor reads
    and writes; the master's Map sheet grows with the map, each order workbook's dropdowns only with its own
-   faction).
+   faction). Each size is measured ``--scaling-repeats`` times (3 by default) on the same campaign, its seconds
+   the median of them (each measure printed in brackets): a doubling's factor is a quotient of two sizes measured
+   minutes apart, and one measure of the same work moved by a fifth on this machine.
 Targets (issue 16): run and check within 1.5× of the floor, CPU and wall. The machine's load is recorded with
 the figures.
 """
@@ -171,6 +173,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3,
                         help="paired measures of each campaign of the ratios (the same campaign each time; "
                              "each ratio the median of them)")
+    parser.add_argument("--scaling-repeats", type=int, default=3,
+                        help="measures of each size of the scaling table (the same campaign each time; each "
+                             "size's seconds the median of them, its factor per doubling between medians)")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
@@ -229,13 +234,15 @@ def main() -> None:
                   f"{opening['floor']['cpu_s']:.2f} s)")
     sizes = [int(n) for n in args.scaling.split(",") if n]
     if sizes:
-        print(f"\nscaling, star_sectors, {args.scaling_orders} orders a faction (CPU s; factor per doubling)")
+        each = f"; each size the median of {args.scaling_repeats} measures" if args.scaling_repeats > 1 else ""
+        print(f"\nscaling, star_sectors, {args.scaling_orders} orders a faction (CPU s; factor per doubling{each})")
         print(f"  {'factions':>8} {'map':>7} {'check':>8} {'×':>5} {'run':>8} {'×':>5} {'peak MB':>8} {'worker':>7}"
               f"   floor: {'check':>7} {'×':>5} {'run':>7} {'×':>5} {'peak MB':>8}")
     previous = None
     doublings_met = True
     for n in sizes:
-        row = _child(["floor-warm", "star_sectors", str(n), str(args.scaling_orders)])  # once-a-process costs out
+        row = _child(["floor-warm", "star_sectors", str(n), str(args.scaling_orders)],  # once-a-process costs out
+                     args.scaling_repeats)
         whole = row["run"]  # both passes of run
         run_s, floor_run = whole["project"]["cpu_s"], whole["floor"]["cpu_s"]
         entry = {"factions": n, "map": row["campaign"]["map"], "check_cpu_s": row["check"]["project"]["cpu_s"],
@@ -245,7 +252,9 @@ def main() -> None:
                  "project_step_peaks_mb": {step: row[step]["project"].get("peak_mb")
                                            for step in ("check", "run_pass1", "run_pass2")},
                  "floor_check_cpu_s": row["check"]["floor"]["cpu_s"], "floor_run_cpu_s": round(floor_run, 3),
-                 "mistake_rows": row["campaign"]["mistake_rows"]}
+                 "mistake_rows": row["campaign"]["mistake_rows"],
+                 "check_cpu_each_s": [r["check"]["project"]["cpu_s"] for r in row.get("repeats", [row])],
+                 "run_cpu_each_s": [r["run"]["project"]["cpu_s"] for r in row.get("repeats", [row])]}
         if previous:
             entry["check_factor"] = round(entry["check_cpu_s"] / previous["check_cpu_s"], 2)
             entry["run_factor"] = round(run_s / previous["run_cpu_s"], 2)
@@ -264,6 +273,9 @@ def main() -> None:
               f"{run_s:8.2f} {entry.get('run_factor', ''):>5} {project_peak:8.0f} {row['workers_peak_mb']:7.0f}"
               f"          {entry['floor_check_cpu_s']:7.2f} {entry.get('floor_check_factor', ''):>5} "
               f"{floor_run:7.2f} {entry.get('floor_run_factor', ''):>5} {row.get('floor_peak_mb') or 0:8.0f}")
+        if len(entry["check_cpu_each_s"]) > 1:
+            print(f"  {'':>8} {'':>7} [check {', '.join(f'{c:.2f}' for c in entry['check_cpu_each_s'])}; "
+                  f"run {', '.join(f'{c:.2f}' for c in entry['run_cpu_each_s'])}]")
         previous = entry
     result["load_after"] = os.getloadavg()
     result["targets"] = {"ratio": RATIO_TARGET, "doubling": DOUBLING_TARGET, "memory_mb_at_160": MEMORY_TARGET_MB}
