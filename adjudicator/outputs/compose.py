@@ -837,7 +837,7 @@ class ComposedCopy:
             buffer = io.BytesIO()
             composed: list[str] = []  # the tabs whose cells are written as they are composed, moved by offset
             try:
-                save_fast(wb, buffer, composed_cells=(offset, composed), deflated=False)
+                save_fast(wb, buffer, composed_cells=(offset, composed), deflated=False, in_memory=True)
             except Untranslatable as error:
                 raise CannotCompose(str(error)) from None
             theirs = read_theirs(buffer.getvalue())

@@ -12,6 +12,9 @@ Each sheet's XML goes to a temporary file as XlsxWriter assembles it, not to mem
 every sheet lives at once until the zip is written (as a text four bytes a character, then encoded), which at
 160 factions was 77 MB of the master writer's peak (``benchmarks/README.md``). XlsxWriter dates the members
 it writes from files 31 January 1980 in every time zone, and gives them the temporary file's mode (``0600``).
+A faction's new tabs, a small package taken apart at once to be composed with the player's file (compose.py),
+are written in memory instead, their rows too (``save_fast``'s ``in_memory``): the same parts, without a
+temporary file made, written, dated, read back and removed for each (``tests/core/test_new_tabs_in_memory.py``).
 Nor does XlsxWriter's table of every cell of every sheet live until the save: each sheet's rows are written
 to a temporary file as soon as its cells are made, and its cells let go (but a chart's data and a link's
 cells, which the save reads again); a streamed table's rows a few thousand at a time as they are made
@@ -139,18 +142,23 @@ def save_workbook(wb: Workbook, target: str | Path) -> bool:
 
 
 def save_fast(wb: Workbook, target: str | Path | io.BytesIO,
-              composed_cells: tuple[int, list[str]] | None = None, deflated: bool = True) -> None:
+              composed_cells: tuple[int, list[str]] | None = None, deflated: bool = True,
+              in_memory: bool = False) -> None:
     """Write ``wb`` at ``target`` (a path or a buffer) with XlsxWriter (raises :class:`Untranslatable` before
     writing anything it cannot translate whole). With ``composed_cells`` (an offset, a list), the new tabs of a
     workbook compose.py merges into a player's: the streamed tabs' cells are written as composing makes them
     (texts inline, formats moved by the offset: the number of the player's cell formats), their titles added
     to the list. ``deflated=False``: the package's parts stored, for a workbook taken apart at once to be
-    composed (literal_texts.py)."""
+    composed (literal_texts.py). ``in_memory``: the parts' XML held in memory, not in temporary files, for a
+    small workbook read back at once (a faction's new tabs, composed): a temporary file made, dated, read and
+    removed for each of its two dozen parts, and its rows written to a file and read back, cost 15-20 ms of CPU
+    a faction's star_sectors results and about 40 ms Inner Sphere's (40 x 300); the zip's members are then dated
+    1 January 1980 and carry no file mode, which composing does not keep (it dates and numbers its own)."""
     from adjudicator.outputs.literal_texts import LiteralTextsWorkbook
 
     _refuse_what_is_not_translated(wb)
     out = LiteralTextsWorkbook(target if isinstance(target, io.BytesIO) else str(target), {
-        "in_memory": False,  # each sheet's XML in a temporary file (the module's docstring)
+        "in_memory": in_memory,  # else each sheet's XML in a temporary file (the module's docstring)
         "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False,
         "nan_inf_to_errors": True}, deflated=deflated)
     writer = _Writer(wb, out, composed_cells)
@@ -766,8 +774,10 @@ class _Writer:
         self.early: list[Any] = []  # the temporary files holding sheets' cells written early
 
     def early_file(self) -> Any:
-        """A temporary file for a sheet's rows written early (closed by :meth:`close`)."""
-        early = tempfile.TemporaryFile("w+", encoding="utf-8", dir=self.out.tmpdir)
+        """A temporary file for a sheet's rows written early (closed by :meth:`close`); a text in memory for a
+        workbook whose parts are held in memory (``save_fast``'s ``in_memory``)."""
+        early = io.StringIO() if self.out.in_memory else \
+            tempfile.TemporaryFile("w+", encoding="utf-8", dir=self.out.tmpdir)
         self.early.append(early)
         return early
 
