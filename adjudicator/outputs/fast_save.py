@@ -151,8 +151,8 @@ def save_fast(wb: Workbook, target: str | Path | io.BytesIO,
     to the list. ``deflated=False``: the package's parts stored, for a workbook taken apart at once to be
     composed (literal_texts.py). ``in_memory``: the parts' XML held in memory, not in temporary files, for a
     small workbook read back at once (a faction's new tabs, composed): a temporary file made, dated, read and
-    removed for each of its two dozen parts, and its rows written to a file and read back, cost 15-20 ms of CPU
-    a faction's star_sectors results and about 40 ms Inner Sphere's (40 x 300); the zip's members are then dated
+    removed for each of its two dozen parts, and its rows written to a file and read back, cost a median of 17 ms
+    of CPU a faction's star_sectors results and 33 ms Inner Sphere's (40 x 300); the zip's members are then dated
     1 January 1980 and carry no file mode, which composing does not keep (it dates and numbers its own)."""
     from adjudicator.outputs.literal_texts import LiteralTextsWorkbook
 
