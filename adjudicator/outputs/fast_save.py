@@ -771,7 +771,7 @@ class _Writer:
         self.composed_texts: dict[str, str] = {}  # each text as a composed cell holds it (put_row)
         self.formats: dict[tuple[int, ...], Any] = {}
         self.streamed_formats: dict[Any, Any] = {}
-        self.early: list[Any] = []  # the temporary files holding sheets' cells written early
+        self.early: list[Any] = []  # the files (or texts in memory) holding sheets' cells written early
 
     def early_file(self) -> Any:
         """A temporary file for a sheet's rows written early (closed by :meth:`close`); a text in memory for a
