@@ -229,6 +229,48 @@ def test_the_quick_way_read_in_small_pieces_reports_what_the_exact_survey_report
     assert quick == exact
 
 
+@settings(max_examples=int(os.environ.get("QUICK_SURVEY_EXAMPLES", "600")) // 2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=_book_parts(), data=st.data())
+def test_short_references_leave_the_quick_way_no_sheet_it_took(parts: tuple[bytes, bytes | None, str | None],
+                                                               data: st.DataObject,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece of short references is taken for the largest row and column they may name, without reading each:
+    a sheet the quick way vouched for when it read every reference it still vouches for so, whatever the limits
+    and wherever the pieces are cut (its grid never passes a limit the exact one does not)."""
+    sheet, shared, odd_kind = parts
+    limits = data.draw(_limits(_what_it_holds(sheet, shared), odd_kind))
+    monkeypatch.setattr(quick_survey, "READ_BLOCK", data.draw(st.sampled_from([2**20, 7, 60, 200])))
+    archive, parts_named = _book(sheet, shared), ["xl/worksheets/sheet1.xml"]
+    shared_named = shared and "xl/sharedStrings.xml"
+    taken = quick_survey.plainly_within(archive, shared_named, parts_named, limits)
+    with monkeypatch.context() as patch:
+        patch.setattr(quick_survey, "_short_references", lambda _: None)
+        read_one_by_one = quick_survey.plainly_within(archive, shared_named, parts_named, limits)
+    assert taken or not read_one_by_one
+    event(f"short references read: {quick_survey._short_references(limits) is not None}")
+
+
+def test_short_references_are_read_in_two_searches_within_the_defaults() -> None:
+    """The defaults (5,000 rows, 200 columns, 200,000 cells): a cell of one letter and at most three digits is
+    short (999 x 26 is within every limit, and so is 999 rows by any 200 columns, or 26 columns by any 5,000
+    rows); the GM's input and the master have their own."""
+    from adjudicator.store.master import MASTER_LIMITS
+    from adjudicator.turn.gm_input import GM_LIMITS
+
+    short = quick_survey._short_references(Limits())
+    assert short is not None and (short.last_row, short.last_column) == (999, 26)
+    assert short.odd_cell.search(b'<row r="999"><c r="Z999" t="s"><v>1</v></c></row>') is None
+    for odd in (b'<c r="AA1">', b'<c r="A1000">', b'<c r="$A$1">', b'<c s="1" r="A1">', b'<c r="A01">'):
+        assert short.odd_cell.search(odd), odd
+    assert short.odd_row.search(b'<row r="1000">') and short.odd_row.search(b'<row spans="1:2" r="9">')
+    assert (quick_survey._short_references(GM_LIMITS).last_row, quick_survey._short_references(GM_LIMITS)
+            .last_column) == (9_999, 25)
+    assert quick_survey._short_references(MASTER_LIMITS).last_column == 20
+    assert quick_survey._short_references(Limits(max_rows=9)).last_row == 9
+    assert quick_survey._short_references(Limits(max_columns=0)) is None
+
+
 def test_a_part_larger_than_a_piece_is_vouched_for_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """A part larger than the quick way holds at once is read in pieces cut before its rows and strings (the
     master of a large turn: parts of 17 and 56 MB); a piece with no row to cut it before goes the exact way."""
