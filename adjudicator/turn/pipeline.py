@@ -39,7 +39,7 @@ from adjudicator.intake.submissions import (
 from adjudicator.outputs.compose import note_slow_copies
 from adjudicator.outputs.faction_workbooks import checked_copy, composed_results, outcome_cells, results_workbook
 from adjudicator.outputs.fast_save import atomic_save_fast
-from adjudicator.outputs.parallel import in_parallel
+from adjudicator.outputs.parallel import in_parallel, pools_in_a_row
 from adjudicator.outputs.writing import atomic_copy, atomic_save
 from adjudicator.quiet_collector import collector_paused
 from adjudicator.store import master
@@ -234,7 +234,8 @@ def check(root: Path, files: list[Path] | None = None) -> CheckOutcome:
 
 
 def _check(folder: CampaignFolder, campaign: Campaign, ruleset: Ruleset, files: list[Path]) -> CheckOutcome:
-    with fewer_collections():  # a quarter of a large check's CPU was the garbage collector's: see collector.py
+    # a quarter of a large check's CPU was the garbage collector's: see collector.py, and parallel.py for the pools
+    with fewer_collections(), pools_in_a_row():
         submissions = _submissions(folder, campaign, ruleset, files)
         taken = {s.faction for s in submissions if s.accepted}
         outcome = CheckOutcome(campaign, submissions, sorted(set(campaign.factions) - taken))
@@ -268,7 +269,7 @@ def run(
     stop_for_gm: bool = False,
 ) -> RunOutcome:
     # as in a check, the collector runs rarely: a turn builds millions of objects that live on (collector.py)
-    with opened(root) as (folder, campaign, ruleset), fewer_collections():
+    with opened(root) as (folder, campaign, ruleset), fewer_collections(), pools_in_a_row():
         if reprocess:
             outcome = _reprocess(folder, campaign, ruleset, list(files or []), seed)
         else:

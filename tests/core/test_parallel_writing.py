@@ -157,3 +157,77 @@ def test_the_state_tables_are_split_by_faction_once_before_the_writers_fork(
     digests = _turn(tmp_path / "campaign")
     assert sum("/results/" in name for name in digests) >= 3  # every faction's results written
     assert made.read_text().split() == [str(os.getpid())]
+
+
+class _Held:
+    """An object a test can watch (a weak reference) while it lies in a cycle."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_pools_in_a_row_fork_the_next_pool_without_walking_everything_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within pools_in_a_row, what the first pool froze stays frozen: the next pool is forked with no whole
+    collection before it (a 40-state turn's resolution: a million objects walked for a few MB). What became
+    garbage meanwhile is freed once the block ends, and the collector then sees every object again."""
+    import weakref
+
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    whole: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            whole.append(1)
+
+    assert not gc.get_freeze_count()
+    gc.callbacks.append(note)
+    try:
+        with parallel.pools_in_a_row():
+            lying = _Held()
+            watched = weakref.ref(lying)
+            assert parallel.in_parallel([os.getpid] * 4) and len(whole) == 1  # the first pool: collected, frozen
+            assert gc.get_freeze_count()
+            del lying  # garbage in a cycle, frozen: it waits for the block's end
+            with parallel.pools_in_a_row():  # within the block: the outer one unfreezes
+                assert parallel.in_parallel([os.getpid] * 4) and len(whole) == 1  # no whole collection
+            assert gc.get_freeze_count()
+            gc.collect()
+            assert watched() is not None  # frozen: not even a whole collection frees it yet
+    finally:
+        gc.callbacks.remove(note)
+    assert not gc.get_freeze_count()
+    gc.collect()
+    assert watched() is None
+    # outside the block, each pool collects before it forks and unfreezes after, as before
+    whole.clear()
+    gc.callbacks.append(note)
+    try:
+        parallel.in_parallel([os.getpid] * 4)
+        parallel.in_parallel([os.getpid] * 4)
+    finally:
+        gc.callbacks.remove(note)
+    assert len(whole) == 2 and not gc.get_freeze_count()
+
+
+def test_a_check_and_a_run_fork_their_second_pool_without_a_whole_collection(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check's pools (reading, then writing the checked copies) and the run's (reading, then writing the
+    results) are in a row (pipeline.py): the second is forked with no whole collection before it, and once each
+    command ends nothing is left frozen."""
+    monkeypatch.setattr(parallel, "LEAST_FOR_WORKERS", 2)
+    monkeypatch.setenv("ADJUDICATOR_WORKERS", "2")
+    collected: list[bool] = []
+    real = parallel.release_free_memory
+
+    def noted(collect: bool = True) -> None:
+        collected.append(collect)
+        real(collect)
+
+    monkeypatch.setattr(parallel, "release_free_memory", noted)
+    root = tmp_path / "campaign"
+    pipeline.new_campaign(find_ruleset("star_sectors"), root, example=True)
+    pipeline.check(root)
+    assert collected == [True, False] and not gc.get_freeze_count()
+    collected.clear()
+    assert pipeline.run(root).status == "resolved"
+    assert collected[0] is True and False in collected and not gc.get_freeze_count()
