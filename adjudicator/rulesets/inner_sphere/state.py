@@ -239,12 +239,32 @@ class World:
         return [r for r in found if r is not None and key(r.name) == name_key]
 
     def add_factory(self, factory: Factory) -> None:
+        """Add ``factory``; the lookup by system, if true of this world, is given it (a new lookup: a copy of
+        this world may share the old one). Made again instead, it was a sort of every factory for each new one
+        (a 40-state turn's 252 new factories: 0.17 s of CPU, now 0.03 s; growing as the square of the states)."""
+        lookup = self.__dict__.pop("_factories_by_system", None)
+        new = factory.id not in self.factories
         self.factories[factory.id] = factory
-        self.__dict__.pop("_factories_by_system", None)
+        if new and lookup is not None and lookup[0] is self.factories and lookup[1] == len(self.factories) - 1:
+            self._factories_now(lookup[2], factory.system, [*lookup[2].get(factory.system, ()), factory.id])
 
     def remove_factory(self, factory_id: str) -> None:
+        """Take the factory away; the lookup by system, if true of this world, made without it (as above)."""
+        lookup = self.__dict__.pop("_factories_by_system", None)
+        system = self.factories[factory_id].system
         del self.factories[factory_id]
-        self.__dict__.pop("_factories_by_system", None)
+        if lookup is not None and lookup[0] is self.factories and lookup[1] == len(self.factories) + 1:
+            self._factories_now(lookup[2], system, [i for i in lookup[2].get(system, ()) if i != factory_id])
+
+    def _factories_now(self, by_system: dict[str, list[str]], system: str, ids: list[str]) -> None:
+        """The lookup by system as :meth:`factories_in` would make it again: ``by_system`` with ``system``'s
+        factories ``ids`` (by ID, as there; none: no entry)."""
+        changed = dict(by_system)
+        if ids:
+            changed[system] = sorted(ids)
+        else:
+            changed.pop(system, None)
+        self.__dict__["_factories_by_system"] = (self.factories, len(self.factories), changed)
 
     def jobs_of(self, kind: str) -> list[Job]:
         return [j for j in self.jobs if j.kind == kind]
