@@ -98,10 +98,10 @@ def _run_one(job: Callable[[], T]) -> T:
 
 @contextmanager
 def pools_in_a_row() -> Iterator[None]:
-    """Within the block, what a pool froze before forking its workers stays frozen until the block ends (the
-    module's docstring): the next pool's collection walks only what was made since. What was alive when a pool
-    started and becomes garbage in a cycle before the block ends waits for its end; once it ends, the collector
-    sees everything again, as after a pool started outside the block."""
+    """Within the block, what a pool froze before forking its workers stays frozen until the block ends, and the
+    next pool is forked with no collection before it (the module's docstring). What becomes garbage in a cycle
+    meanwhile waits for the block's end; once it ends, the collector sees everything again, as after a pool
+    started outside the block."""
     if _IN_A_ROW:  # within an outer block: that one unfreezes
         yield
         return
