@@ -179,18 +179,20 @@ class _Extent:
         """Whether the sheet, ``data`` added, is shown to pass no limit (each finding only grows with more)."""
         if b'"e"' in data or b"'e'" in data or _PREFIXED_CELL.search(data) or _UNUSUAL_START.search(data):
             return False  # maybe an error cell (t="e"), or cells and rows written otherwise: read the exact way
-        self.cells += data.count(b"<c ")
+        cells = data.count(b"<c ")
+        self.cells += cells
         if self.cells > limits.max_cells:
             return False
         short = _short_references(limits)
         if short is None or short.odd_cell.search(data) or short.odd_row.search(data):
-            if not self._references_within(data, limits):
+            if not self._references_within(data, cells, limits):
                 return False
         else:  # every cell's reference is short: the grid they span is within the short ones' grid
             self.last_row, self.last_column = max(self.last_row, short.last_row), \
                 max(self.last_column, short.last_column)
-        dimensions = _DIMENSION.findall(data) if b"<dimension " in data else []
-        if len(dimensions) != data.count(b"<dimension "):
+        written = data.count(b"<dimension ")
+        dimensions = _DIMENSION.findall(data) if written else []
+        if len(dimensions) != written:
             return False  # the dimension's reference written otherwise
         for ref in dimensions:
             match = _CELL.match(ref.decode().rpartition(":")[2])
@@ -207,12 +209,12 @@ class _Extent:
             return False  # a text element holding more than one run of text (or written otherwise)
         return max(map(len, texts), default=0) <= limits.max_text_chars
 
-    def _references_within(self, data: bytes, limits: Limits) -> bool:
-        """Whether every cell and row reference of ``data`` is plain, and the grid they span so far is within the
-        limits (the last row and column of every cell found one by one)."""
+    def _references_within(self, data: bytes, cells: int, limits: Limits) -> bool:
+        """Whether every cell and row reference of ``data`` (``cells`` cells) is plain, and the grid they span so
+        far is within the limits (the last row and column of every cell found one by one)."""
         references = _CELL_REFERENCE.findall(data)
         rows = _ROW_NUMBER.findall(data)
-        if len(references) != data.count(b"<c ") or len(rows) != data.count(b"<row "):
+        if len(references) != cells or len(rows) != data.count(b"<row "):
             return False  # a cell or a row whose reference is written otherwise
         # the grid a reader allocates: from A1 to the last row and the last column of any cell
         self.last_row = max([self.last_row, *map(int, {digits for _, digits in references})])
