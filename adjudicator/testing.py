@@ -122,7 +122,7 @@ def check_templates(ruleset: Ruleset, example: Mapping[str, Any]) -> None:
                                        + "; ".join(f"{p.code} {p.message.render()}" for p in unreadable))
             for key, written in rows.items():
                 sheet = submission.orders.sheets.get(key)
-                count = 0 if sheet is None else len(sheet.frame)
+                count = 0 if sheet is None else len(sheet.rows)
                 if count != len([r for r in written if any(v not in (None, "") for v in r.values())]):
                     raise ConformanceError(f"{faction}: {len(written)} rows written in {key}, {count} read back")
 

@@ -36,6 +36,7 @@ from adjudicator.engine.books import state_after, unbalanced
 from adjudicator.engine.ledger import Ledger, LedgerLine
 from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.registry import find_ruleset
+from adjudicator.engine.row_table import FrameTables, RowTable
 from adjudicator.engine.rules_data import RULE_TABLES, check_changes
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows, TurnInput, TurnResult
 from adjudicator.engine.sheets import TableSchema, plain_rows
@@ -182,16 +183,17 @@ def typed_state(ruleset: Ruleset, campaign: Campaign, tables: Mapping[str, Any])
     typed = {}
     for schema in (factions_schema(ruleset), *ruleset.state_schemas):
         table = table_of(schema, tables.get(schema.key, []))
-        frame = validate_table(table, problems, "campaign.xlsx")
+        rows = validate_table(table, problems, "campaign.xlsx")
         if schema.key == RULE_TABLES.key:  # each change must fit the ruleset's tables, as in campaign.xlsx
-            check_changes(ruleset.data_package, table, frame, problems, "campaign.xlsx")
-        typed[schema.key] = frame.drop(columns=["_invalid"])
+            check_changes(ruleset.data_package, table, rows, problems, "campaign.xlsx")
+        typed[schema.key] = rows.without("_invalid")
     if problems.has_errors():
         raise CaseError(msg("the state does not read: {problems}", problems=_joined("; ", [
             msg("{sheet} {cell}: {message}", sheet=p.sheet, cell=p.cell, message=p.message)
             for p in problems.errors[:3]])))
-    typed["factions"]["id"] = [str(v or "").strip().upper() for v in typed["factions"]["id"]]
-    campaign.tables = typed
+    typed["factions"] = typed["factions"].with_column(
+        "id", [str(v or "").strip().upper() for v in typed["factions"].column("id")])
+    campaign.tables = FrameTables(typed)
     return campaign
 
 
@@ -204,12 +206,10 @@ def table_of(schema: TableSchema, rows: Iterable[Mapping[str, Any]]) -> Table:
         if unknown:
             raise CaseError(msg("the sheet {sheet} has no column {columns}", sheet=schema.key,
                                 columns=", ".join(unknown)))
-    index = pd.Index(range(2, 2 + len(rows)), name="row", dtype="int64")
-    frame = pd.DataFrame({k: pd.Series([clean(r.get(k)) for r in rows], index=index, dtype=object) for k in keys},
-                         index=index)
-    frame = frame.loc[[any(v is not None for v in r.values()) for r in frame.to_dict("records")]]
+    cells = RowTable(list(range(2, 2 + len(rows))), {k: [clean(r.get(k)) for r in rows] for k in keys})
     letters = {key: _letter(i) for i, key in enumerate(keys)}
-    return Table(schema, schema.key, frame, letters)
+    return Table(schema, schema.key, cells.select([any(v is not None for v in r.values()) for _, r in cells.records()]),
+                 letters)
 
 
 def _letter(index: int) -> str:

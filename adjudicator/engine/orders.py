@@ -176,7 +176,7 @@ def _items(order_types: Sequence[OrderType[Any, Any]], faction: str, orders: Fac
                 items.append(((rank, sheet_at[key], rows[0].number), (order_type, rows)))
         else:
             if key not in rows_of:
-                rows_of[key] = records(sheet.frame)
+                rows_of[key] = records(sheet.rows)
             rows = rows_of[key]
             if order_type.kind:  # the rows of its kind: a dict lookup finds the cells equal to it, in sheet order
                 column = (key, order_type.kind_column)

@@ -29,11 +29,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.engine.problems import ProblemList
 from adjudicator.engine.rule_table_words import NO_WORDS, TableWords, package_words, ruleset_words
-from adjudicator.engine.sheets import Column, TableSchema
+from adjudicator.engine.sheets import Column, TableSchema, records
 from adjudicator.engine.values import ValueTypeError, read_value
 from adjudicator.i18n import N_, Joined, Msg, msg
 
@@ -93,16 +91,16 @@ def default_tables(package: str, name: str = TABLES_FILE) -> dict[str, Any]:
     return copy.deepcopy(_defaults(package, name))
 
 
-def rule_tables(package: str, changes: pd.DataFrame | None = None, name: str = TABLES_FILE) -> dict[str, Any]:
+def rule_tables(package: str, changes: Any = None, name: str = TABLES_FILE) -> dict[str, Any]:
     """A ruleset's tables with the campaign's changes (rows of the Rule tables sheet) applied."""
     tables = default_tables(package, name)
-    words = package_words(package) if changes is not None and not changes.empty else NO_WORDS
+    words = package_words(package) if changes is not None and len(changes) else NO_WORDS
     for number, change in _changes(changes):
         apply_change(tables, change, number, words)
     return tables
 
 
-def table(package: str, key: str, changes: pd.DataFrame | None = None, name: str = TABLES_FILE) -> Any:
+def table(package: str, key: str, changes: Any = None, name: str = TABLES_FILE) -> Any:
     """One named table of a ruleset (see :func:`rule_tables`)."""
     tables = rule_tables(package, changes, name)
     if key not in tables:
@@ -110,10 +108,10 @@ def table(package: str, key: str, changes: pd.DataFrame | None = None, name: str
     return tables[key]
 
 
-def _changes(frame: pd.DataFrame | None) -> Iterator[tuple[Any, dict[str, Any]]]:
-    if frame is None or frame.empty:
+def _changes(frame: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
+    if frame is None:
         return
-    for number, record in zip(frame.index, frame.to_dict("records"), strict=True):  # (iterrows is slow)
+    for number, record in records(frame):
         if "_invalid" in record and bool(record["_invalid"]):
             continue
         values = {k: (None if _blank(record.get(k)) else record.get(k)) for k in ("table", "row", "column", "value")}
@@ -260,13 +258,13 @@ def shown_change(tables: Mapping[str, Any], change: Mapping[str, Any], words: Ta
             words.shown_value(place.column, place.node[place.column], change.get("value"), lang)]
 
 
-def shown_rows(ruleset: Any, frame: pd.DataFrame | None, lang: str) -> list[list[Any]]:
+def shown_rows(ruleset: Any, frame: Any, lang: str) -> list[list[Any]]:
     """The rows of the Rule tables sheet of ``ruleset``'s campaign, written in ``lang``."""
-    if frame is None or frame.empty or not ships_tables(ruleset.data_package):
+    if frame is None or not len(frame) or not ships_tables(ruleset.data_package):
         return []
     words, tables = ruleset_words(ruleset), default_tables(ruleset.data_package)
     rows = []
-    for record in frame.to_dict("records"):
+    for _, record in records(frame):
         change = {k: (None if _blank(record.get(k)) else record.get(k)) for k in ("table", "row", "column", "value")}
         if all(v is None for v in change.values()):
             continue
@@ -277,7 +275,7 @@ def shown_rows(ruleset: Any, frame: pd.DataFrame | None, lang: str) -> list[list
     return rows
 
 
-def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems: ProblemList,
+def check_changes(package: str, sheet: Any, frame: Any, problems: ProblemList,
                   file: str) -> None:
     """Every row of a campaign's Rule tables sheet that does not fit the ruleset's tables, as a problem at its
     cell (``sheet``: the :class:`~adjudicator.intake.reading.Table` read from the workbook)."""
@@ -285,9 +283,9 @@ def check_changes(package: str, sheet: Any, frame: pd.DataFrame | None, problems
         tables = default_tables(package)
     except RuleTableError as error:  # a ruleset that lists the sheet but ships no tables.toml
         tables = {}
-        if frame is None or frame.empty:
+        if frame is None or not len(frame):
             return
-        problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=int(frame.index[0]), reason=str(error)),
+        problems.error("M11", msg("Rule tables, row {row}: {reason}.", row=records(frame)[0][0], reason=str(error)),
                        None, file=file, sheet=sheet.sheet)
         return
     words = package_words(package)

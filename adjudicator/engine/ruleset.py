@@ -8,6 +8,7 @@ orders, the GM's inputs, and the dice it is handed.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
@@ -46,23 +47,37 @@ class Campaign:
     secret: str
     factions: dict[str, Faction]
     parameters: dict[str, Any]
-    tables: dict[str, pd.DataFrame]
+    #: The state tables by key, each a DataFrame (the master's: a FrameTables, whose frames are made when asked;
+    #: read rows with :func:`adjudicator.engine.row_table.table_rows`, which makes none).
+    tables: Mapping[str, pd.DataFrame]
     settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class SheetRows:
-    """The typed rows of one sheet (an order sheet or a GM input sheet), indexed by sheet row."""
+    """The typed rows of one sheet (an order sheet or a GM input sheet), indexed by sheet row: ``rows``, as intake
+    keeps them (a :class:`~adjudicator.engine.row_table.RowTable`; a DataFrame where a test or a ruleset made
+    one), read with :func:`~adjudicator.engine.sheets.records`; ``frame``, their DataFrame (made when asked)."""
 
     schema: TableSchema
     sheet: str
-    frame: pd.DataFrame
+    rows: Any
     letters: dict[str, str]
     file: str
-    #: Rows the engine refused (sheet row -> typed values), never in ``frame``: a rule about a group of rows
+    #: Rows the engine refused (sheet row -> typed values), never in ``rows``: a rule about a group of rows
     #: (a jumpship's chain, a coordinated order) may read them to refuse the rest of the group. What is reported
     #: for them is the engine's (their problems); see :mod:`adjudicator.engine.validity`.
     rejected: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        from adjudicator.engine.row_table import as_frame
+
+        return as_frame(self.rows)
+
+    @frame.setter
+    def frame(self, frame: pd.DataFrame) -> None:
+        self.rows = frame
 
     def cell(self, row: int, key: str) -> str:
         return f"{self.letters.get(key, 'A')}{row}"
@@ -89,7 +104,7 @@ class GmInputs:
         sheet = self.sheets.get(key)
         if sheet is None:
             return []
-        rows = records(sheet.frame)
+        rows = records(sheet.rows)
         if include_invalid:
             rows = sorted([*rows, *sheet.rejected.items()], key=lambda item: item[0])
         return rows
@@ -228,11 +243,12 @@ class Ruleset(ABC):
     def rule_tables(self, campaign: Campaign) -> dict[str, Any]:
         """The ruleset's tables (``tables.toml``) with the campaign's Rule tables sheet laid over them; empty
         when the ruleset ships no tables."""
+        from adjudicator.engine.row_table import table_rows
         from adjudicator.engine.rules_data import RULE_TABLES, rule_tables, ships_tables
 
         if not ships_tables(self.data_package):
             return {}
-        return rule_tables(self.data_package, campaign.tables.get(RULE_TABLES.key))
+        return rule_tables(self.data_package, table_rows(campaign.tables, RULE_TABLES.key))
 
     def data_file(self, name: str) -> Traversable:
         return resources.files(self.data_package) / name

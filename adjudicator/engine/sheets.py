@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from adjudicator.engine.row_table import RowTable
 from adjudicator.i18n import all_spellings, fold, gettext_in
 
 
@@ -125,7 +126,9 @@ def records(frame: Any) -> list[tuple[int, dict[str, Any]]]:
     ``DataFrame.iterrows`` infers a dtype per row and turns None into NaN; this does not. The values are
     those of ``frame.to_dict("records")`` (numpy scalars of object columns as Python's, ``pd.NA`` as None),
     gathered from one object array: a table is read many times, and pandas' own row-by-row boxing cost more than
-    the rest."""
+    the rest. A :class:`~adjudicator.engine.row_table.RowTable` gives its rows as kept, no frame made."""
+    if isinstance(frame, RowTable):
+        return frame.records()
     columns = list(frame.columns)
     if len(set(columns)) != len(columns):  # duplicate names: pandas' own rules (and its warning)
         return [(int(index), record) for index, record in zip(frame.index, frame.to_dict("records"), strict=True)]
@@ -141,7 +144,10 @@ def records(frame: Any) -> list[tuple[int, dict[str, Any]]]:
 
 
 def plain_rows(frame: Any) -> list[dict[str, Any]]:
-    """The rows of a state table as dicts, with pandas' missing values (NaN, NA) as None."""
+    """The rows of a state table as dicts, with pandas' missing values (NaN, NA) as None (of a
+    :class:`~adjudicator.engine.row_table.RowTable`, no frame made)."""
+    if isinstance(frame, RowTable):
+        return [{k: (None if _missing(v) else v) for k, v in row.items()} for _, row in frame.records()]
     if frame is None or frame.empty:
         return []
     return [{k: (None if _missing(v) else v) for k, v in row.items()} for row in frame.to_dict("records")]

@@ -3,7 +3,7 @@
 Intake (typing in :mod:`adjudicator.intake.validation`, the ruleset's own checks, then
 :func:`adjudicator.intake.submissions.mark_invalid_rows`) marks every row that has an error. At the
 boundary to the ruleset the marked rows leave the table: :func:`passed` gives a :class:`SheetRows`
-whose ``frame`` holds only the rows that passed, and no validity column. A rejected row cannot reach
+whose ``rows`` hold only the rows that passed, and no validity column. A rejected row cannot reach
 the ledger, the dice or the state through the rows a ruleset reads; what the outcome tab says about
 it (status *rejected*, its codes and messages) comes from its problems, not from the ruleset.
 
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.ruleset import Campaign, FactionOrders, Ruleset, SheetRows
 from adjudicator.engine.sheets import records
 
@@ -26,15 +27,29 @@ INVALID = "_invalid"
 
 
 def passed(sheet: SheetRows) -> SheetRows:
-    """``sheet`` with only the rows that passed in ``frame``; the others in ``rejected``."""
-    frame = sheet.frame
+    """``sheet`` with only the rows that passed in ``rows``; the others in ``rejected``."""
+    table = sheet.rows
+    if not isinstance(table, RowTable):  # a frame a test or a ruleset made
+        return _passed_frame(sheet)
+    if INVALID not in table:
+        return sheet
+    bad = [bool(flag) for flag in table.column(INVALID)]
+    rejected = dict(sheet.rejected)
+    kept = table.without(INVALID)
+    for number, values in kept.select(bad).records():
+        rejected[number] = values
+    return dataclasses.replace(sheet, rows=kept.select([not flag for flag in bad]), rejected=rejected)
+
+
+def _passed_frame(sheet: SheetRows) -> SheetRows:
+    frame = sheet.rows
     if INVALID not in frame.columns:
         return sheet
     bad = frame[INVALID].fillna(False).astype(bool)
     rejected = dict(sheet.rejected)
     for number, values in records(frame.loc[bad].drop(columns=[INVALID])):
         rejected[number] = values
-    return dataclasses.replace(sheet, frame=frame.loc[~bad].drop(columns=[INVALID]), rejected=rejected)
+    return dataclasses.replace(sheet, rows=frame.loc[~bad].drop(columns=[INVALID]), rejected=rejected)
 
 
 def passed_sheets(sheets: Mapping[str, SheetRows] | None) -> dict[str, SheetRows] | None:
@@ -48,15 +63,13 @@ def passed_orders(orders: FactionOrders) -> FactionOrders:
 
 def rejected_rows(sheet: SheetRows) -> set[int]:
     """Sheet rows of ``sheet`` marked rejected so far."""
-    frame = sheet.frame
-    marked = set() if INVALID not in frame.columns else {int(n) for n in frame.index[frame[INVALID].fillna(False)
-                                                                                      .astype(bool)]}
+    marked = {number for number, values in records(sheet.rows) if values.get(INVALID) is True}
     return marked | set(sheet.rejected)
 
 
 def with_rejected(sheet: SheetRows) -> list[tuple[int, dict[str, Any]]]:
     """Every row of ``sheet`` in sheet order, the refused ones included: only for a rule about a group of rows."""
-    return sorted([*records(sheet.frame), *sheet.rejected.items()], key=lambda item: item[0])
+    return sorted([*records(sheet.rows), *sheet.rejected.items()], key=lambda item: item[0])
 
 
 def mark_rejected(orders: FactionOrders, problems: ProblemList) -> None:
@@ -67,8 +80,16 @@ def mark_rejected(orders: FactionOrders, problems: ProblemList) -> None:
             bad.setdefault(problem.sheet, set()).add(problem.row)
     for sheet in orders.sheets.values():
         rows = bad.get(sheet.sheet, set())
-        if rows:
-            sheet.frame.loc[sheet.frame.index.isin(list(rows)), INVALID] = True
+        if not rows:
+            continue
+        table = sheet.rows
+        if isinstance(table, RowTable):
+            sheet.rows = table = table.flagged(INVALID)
+            for number in table.index:
+                if number in rows:
+                    table.set(number, INVALID, True)
+        else:  # a frame a test or a ruleset made
+            table.loc[table.index.isin(list(rows)), INVALID] = True
 
 
 def check_orders(ruleset: Ruleset, campaign: Campaign, orders: FactionOrders, problems: ProblemList) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 from adjudicator.engine.close_matches import close_matches
 from adjudicator.engine.presentation import offered_in
 from adjudicator.engine.problems import Problem, ProblemList, Severity
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.sheets import Kind, records
 from adjudicator.i18n import fold, msg
 
@@ -128,15 +129,15 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
     of an offered word (by column key, then value: TODOS and ALL for a Russian reader's ВСЕ)."""
     suggestions: list[Problem] = []
     for sheet in sheets.values():
-        frame = sheet.frame
+        table = sheet.rows
         rows = None  # read once a sheet: each column below changes only its own cells
         for column in sheet.schema.columns:
             legal = offered_in(offered, sheet.schema.key, column.key)
-            if not legal or column.kind is not Kind.TEXT or column.key not in frame.columns:
+            if not legal or column.kind is not Kind.TEXT or column.key not in _keys(table):
                 continue
             words = (aliases or {}).get(column.key, {})
             reader = NameReader(legal, {v: (*factions.get(v, ()), *words.get(v, ())) for v in legal})
-            rows = records(frame) if rows is None else rows
+            rows = records(table) if rows is None else rows
             for row, values in rows:
                 typed = values.get(column.key)
                 if typed is None or (isinstance(typed, str) and not typed.strip()) or str(typed) in reader._legal:
@@ -145,9 +146,7 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
                     continue
                 meant = reader.read(typed)
                 if meant is not None:
-                    if frame[column.key].dtype != object:
-                        frame[column.key] = frame[column.key].astype(object)
-                    frame.at[row, column.key] = meant
+                    _set(table, row, column.key, meant)
                     problems.add(sheet.problem(READ_AS, row, column.key,
                                                msg("{typed} was read as {value}.", typed=str(typed), value=meant),
                                                msg("Write {value} to be sure.", value=meant), Severity.WARNING))
@@ -159,6 +158,20 @@ def read_names(sheets: Mapping[str, Any], offered: Mapping[str, Sequence[str]],
                                                      msg("Did you mean {values}?", values=", ".join(near)),
                                                      Severity.WARNING))
     return suggestions
+
+
+def _keys(table: Any) -> list[str]:
+    return table.keys() if isinstance(table, RowTable) else list(table.columns)
+
+
+def _set(table: Any, row: int, key: str, value: Any) -> None:
+    """Set a cell of a sheet's rows (intake's RowTable; a test's frame, its column made ``object`` first)."""
+    if isinstance(table, RowTable):
+        table.set(row, key, value)
+        return
+    if table[key].dtype != object:
+        table[key] = table[key].astype(object)
+    table.at[row, key] = value
 
 
 def suggest(problems: ProblemList, suggestions: Iterable[Problem]) -> None:

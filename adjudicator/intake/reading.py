@@ -23,12 +23,13 @@ from typing import IO, TYPE_CHECKING, Any
 from python_calamine import CalamineError, CalamineWorkbook
 
 from adjudicator.engine.problems import Problem, ProblemList, Severity
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.sheets import TableSchema
 from adjudicator.i18n import fold, msg, msg_n
 from adjudicator.intake.columns import get_column_letter
 from adjudicator.intake.safety import DEFAULT_LIMITS, Inspection, Limits, corrupt_file_problem, inspect
 
-if TYPE_CHECKING:  # pandas is imported when a table's frame is built: reading a workbook alone does not need it
+if TYPE_CHECKING:  # pandas is imported when a table's frame is made: reading a workbook does not need it
     import pandas as pd
 
 HEADER_SEARCH_ROWS = 15
@@ -84,12 +85,17 @@ class WorkbookData:
 
 @dataclass
 class Table:
-    """The data rows of one sheet: raw cell values keyed by column key, indexed by sheet row."""
+    """The data rows of one sheet: raw cell values keyed by column key, indexed by sheet row (``rows``; as a
+    DataFrame, ``frame``)."""
 
     schema: TableSchema
     sheet: str
-    frame: pd.DataFrame
+    rows: RowTable
     letters: dict[str, str]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return self.rows.frame
 
     def cell(self, row: int, key: str) -> str:
         return f"{self.letters.get(key, 'A')}{row}"
@@ -269,14 +275,7 @@ def read_table(
                 record[key] = None
         records.append(record)
         index.append(row_number)
-    import pandas as pd
-
-    row_index = pd.Index(index, name="row", dtype="int64")
-    frame = pd.DataFrame(
-        {key: pd.Series([r[key] for r in records], index=row_index, dtype=object) for key in mapping},
-        index=row_index,
-    )
-    return Table(schema, grid.name, frame, letters)
+    return Table(schema, grid.name, RowTable(index, {key: [r[key] for r in records] for key in mapping}), letters)
 
 
 def top_left(ws: Any, ref: str) -> Any:

@@ -35,7 +35,7 @@ OFF = ("off", "0", "no", "false")
 #: Readings not used for this many days are removed (a campaign's turn is a week or two).
 KEPT_DAYS = 30
 #: Raised whenever what is kept changes shape.
-FORMAT = 1
+FORMAT = 2  # 2: a sheet's rows kept as lists (engine/row_table.py), not as a DataFrame
 #: The libraries a reading depends on (their versions are part of the key).
 READ_WITH = ("numpy", "pandas", "python-calamine", "openpyxl", "defusedxml", "olefile", "Babel")
 

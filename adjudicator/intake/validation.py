@@ -13,9 +13,8 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.engine.problems import Problem, ProblemList, Severity
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.sheets import Column, Kind
 from adjudicator.i18n import Msg, Words, fold, msg
 from adjudicator.intake.reading import Table
@@ -93,13 +92,15 @@ def _in_range(column: Column, number: Any) -> bool:
 
 
 def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NaT
+    """An empty cell (a table's cells come from :func:`adjudicator.intake.reading.read_table`: None, never NaN or
+    pandas' NaT, but a NaN is taken for one all the same)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _converters(table: Table) -> dict[str, Callable[[Any], Any]]:
     """The converter of each column of ``table`` that is read back (not a computed one)."""
     out = {}
-    for key in table.frame.columns:
+    for key in table.rows.keys():
         column = table.schema.column(key)
         if not column.computed:
             out[key] = _converter(column)
@@ -109,7 +110,7 @@ def _converters(table: Table) -> dict[str, Callable[[Any], Any]]:
 def _converted(table: Table, converters: dict[str, Callable[[Any], Any]]) -> dict[str, list[Any]]:
     """Each read-back column's values converted (None for an empty cell): each cell converted once, for its
     checks and for the typed table."""
-    return {key: [None if value is None else convert(value) for value in table.frame[key].tolist()]
+    return {key: [None if value is None else convert(value) for value in table.rows.column(key)]
             for key, convert in converters.items()}
 
 
@@ -117,14 +118,14 @@ def _failures(table: Table, converted: dict[str, list[Any]] | None = None) -> It
     """``(row, column key, check)`` of every failing cell: by column; in a column the blank cells of a
     required column (``not_nullable``), then each check of the column (``C01``, ``C04``) on the filled cells,
     in row order (``converted``: :func:`_converted` of the table, when it is already made)."""
-    frame = table.frame
+    cells = table.rows
     converted = _converted(table, _converters(table)) if converted is None else converted
-    rows = [int(row) for row in frame.index.tolist()]
-    for key in frame.columns:
+    rows = cells.index
+    for key in cells.keys():
         column = table.schema.column(key)
         if column.computed:
             continue
-        values, typed = frame[key].tolist(), converted[key]
+        values, typed = cells.column(key), converted[key]
         # a text or None answered without a call (most cells); anything else by _blank
         filled = [value is not None and (value.__class__ is str or not _blank(value)) for value in values]
         if column.required:
@@ -158,9 +159,9 @@ def _type_message(column: Column, value: Any) -> tuple[Msg, Msg]:
     )
 
 
-def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFrame:
+def validate_table(table: Table, problems: ProblemList, file: str) -> RowTable:
     """Typed values of ``table``: invalid cells become None, their rows get ``_invalid`` True."""
-    frame = table.frame
+    cells = table.rows
     converted = _converted(table, _converters(table))
     invalid_rows: set[int] = set()
     bad_cells: set[tuple[int, str]] = set()
@@ -173,25 +174,25 @@ def validate_table(table: Table, problems: ProblemList, file: str) -> pd.DataFra
             hint = msg("Fill in {column} or delete the row.", column=label)
             code = "C03"
         elif check == "C04":
-            code, message = "C04", msg("{value} is out of range.", value=str(frame.at[row, column.key]))
+            code, message = "C04", msg("{value} is out of range.", value=str(cells.value(row, column.key)))
             hint = _range_hint(column)
         else:
             code = "C02" if column.kind is Kind.CHOICE else "C01"
-            message, hint = _type_message(column, frame.at[row, column.key])
+            message, hint = _type_message(column, cells.value(row, column.key))
         problems.add(Problem(code, Severity.ERROR, message, hint, **where))  # type: ignore[arg-type]
         invalid_rows.add(row)
         bad_cells.add((row, column.key))
-    columns: dict[str, Any] = {}
-    rows = frame.index.tolist()
-    for key in frame.columns:
+    columns: dict[str, list[Any]] = {}
+    rows = cells.index
+    for key in cells.keys():
         if key not in converted:
             continue  # a workbook's own computations are never trusted
         typed = converted[key]
         if bad_cells:
             typed = [None if (row, key) in bad_cells else number for row, number in zip(rows, typed, strict=True)]
-        columns[key] = pd.Series(typed, index=frame.index, dtype=object)
-    columns["_invalid"] = pd.Series([row in invalid_rows for row in frame.index], index=frame.index, dtype=bool)
-    return pd.DataFrame(columns, index=frame.index)
+        columns[key] = typed
+    columns["_invalid"] = [row in invalid_rows for row in rows]
+    return RowTable(list(rows), columns, booleans=["_invalid"])
 
 
 def _range_hint(column: Column) -> Msg:

@@ -186,7 +186,7 @@ def outcome_cells(
     keys = [c.key for c in shown]
     headers: list[Any] = [msg("Row"), *[msg(c.header) for c in shown], msg("Status"), msg("Outcome")]
     rows = []
-    for number, values in records(sheet.frame):
+    for number, values in records(sheet.rows):
         row = int(number)
         cells = [row] + [_show(sheet, k, values.get(k)) for k in keys]
         errors = [p for p in row_problems.get(row, []) if p.is_error]

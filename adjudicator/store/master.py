@@ -12,12 +12,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from adjudicator.dice import Roll
 from adjudicator.engine.ledger import LedgerLine, ledger_row
 from adjudicator.engine.parameters import ParameterError
 from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.row_table import FrameTables, RowTable
 from adjudicator.engine.rule_table_words import ruleset_words
 from adjudicator.engine.rules_data import RULE_TABLES, check_changes, retired_parameter, shown_rows
 from adjudicator.engine.ruleset import Campaign, Faction, ReportTable, Ruleset
@@ -42,7 +41,8 @@ from adjudicator.outputs.plain_rows import append_plain, sheet_rows
 from adjudicator.outputs.writing import schema_table, sheet_title
 from adjudicator.store.setting_words import MEANING_HEADER, meaning
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pandas is imported where frames are made or written: reading the campaign needs none
+    import pandas as pd
     from openpyxl import Workbook
 
     from adjudicator.i18n import Msg
@@ -115,7 +115,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
     table = read_table(book, SETTINGS, problems)
     if table is None:
         return None
-    settings = {fold(r["setting"]): r["value"] for _, r in records(table.frame) if r["setting"] is not None}
+    settings = {fold(r["setting"]): r["value"] for _, r in records(table.rows) if r["setting"] is not None}
     try:
         ruleset = ruleset_lookup(str(settings.get("ruleset") or ""))
     except ValueError as error:
@@ -126,7 +126,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
         return None
 
     def setting_cell(key: str) -> str:
-        for row, r in records(table.frame):
+        for row, r in records(table.rows):
             if r["setting"] is not None and fold(r["setting"]) == key:
                 return table.cell(int(row), "value")
         return "B1"
@@ -167,7 +167,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
     defaults = ruleset.parameters()
     if param_table is not None:
         overrides: dict[str, Any] = {}
-        for row, r in records(param_table.frame):
+        for row, r in records(param_table.rows):
             key = str(r["parameter"] or "").strip()
             if not key:
                 continue
@@ -189,11 +189,11 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
     else:
         parameters = defaults.defaults()
 
-    tables: dict[str, pd.DataFrame] = {}
+    tables: dict[str, RowTable] = {}
     for schema in (factions_schema(ruleset), *ruleset.state_schemas):
         found = read_table(book, schema, problems)
         if found is None:
-            tables[schema.key] = pd.DataFrame(columns=[*schema.keys(), "_invalid"])
+            tables[schema.key] = RowTable.empty(schema.keys())
             continue
         tables[schema.key] = validate_table(found, problems, path.name)
         if schema.key == RULE_TABLES.key:  # each change must fit the ruleset's tables
@@ -217,7 +217,8 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
                            sheet=faction_sheet.sheet, cell=faction_sheet.cell(int(row), "id"), **where)
         factions[fid] = Faction(fid, str(r.get("name") or fid), lang)
     if "factions" in tables:
-        tables["factions"]["id"] = [str(v or "").strip().upper() for v in tables["factions"]["id"]]
+        tables["factions"] = tables["factions"].with_column(
+            "id", [str(v or "").strip().upper() for v in tables["factions"].column("id")])
     if problems.has_errors():
         return None
     campaign = Campaign(
@@ -230,7 +231,7 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
         secret=str(settings["secret"]),
         factions=factions,
         parameters=parameters,
-        tables={k: v.drop(columns=["_invalid"], errors="ignore") for k, v in tables.items()},
+        tables=FrameTables({k: v.without("_invalid") for k, v in tables.items()}),  # frames made when asked
         settings=settings,
     )
     return campaign, ruleset
@@ -238,6 +239,8 @@ def load_campaign(path: Path, ruleset_lookup: Any, problems: ProblemList) -> tup
 
 # ---------------------------------------------------------------------------------------- writing
 def _frame_rows(frame: pd.DataFrame, schema: TableSchema, lang: str = "en") -> list[list[Any]]:
+    import pandas as pd
+
     rows = []
     for record in frame.to_dict("records"):
         row = []

@@ -126,7 +126,7 @@ def test_check_and_run_refuse_the_same_rows_by_the_same_step(harvest: Ruleset) -
     assert checked == {(4, "E01"), (6, "E01")}  # Oakfield twice; a fourth field
     submitted = turn.orders["NORTH"]  # every row, as the workbook gave them
     every_row = FactionOrders("NORTH", submitted.file, {
-        key: dataclasses.replace(sheet, frame=sheet.frame.drop(columns=["_invalid"], errors="ignore"))
+        key: dataclasses.replace(sheet, rows=sheet.frame.drop(columns=["_invalid"], errors="ignore"))
         for key, sheet in submitted.sheets.items()})
     campaign = turn.campaign
     state = harvest.order_state(campaign, "NORTH", Ledger(campaign.turn), Dice(campaign.seed, campaign.turn))

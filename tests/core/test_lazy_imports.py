@@ -1,5 +1,6 @@
 """What a command imports, seen from a fresh process (``sys.modules`` when it ends): ``check`` of one workbook
-imports its campaign's ruleset alone and none of the libraries only other commands use; ``--version`` and
+imports its campaign's ruleset alone and none of the libraries only other commands use (of a ruleset that reads
+rows, not even pandas); ``--version`` and
 ``verify --help`` import neither pandas nor the rulesets; numpy's OpenBLAS starts no thread pool unless the user asks
 for one. Not timed: the imports themselves, so it cannot regress quietly (benchmarks/startup.py times them)."""
 
@@ -71,6 +72,11 @@ RUN_ONLY = {
 }
 
 
+#: The rulesets whose check reads rows, never frames: a check of one of their workbooks imports neither pandas nor
+#: numpy (the larger half of its time, benchmarks/startup.py).
+CHECKED_WITHOUT_FRAMES = ("star_sectors",)
+
+
 def imported(args: list[str], cwd: Path) -> set[str]:
     return _probe(args, cwd)[0]
 
@@ -92,6 +98,8 @@ def test_check_of_one_workbook_imports_its_ruleset_alone(tmp_path: Path, ruleset
     assert others == {ruleset}
     assert not {m for package in NOT_FOR_CHECK for m in _under(modules, package)}
     assert not {m for m in RUN_ONLY.get(ruleset, ()) if f"adjudicator.rulesets.{ruleset}.{m}" in modules}
+    if ruleset in CHECKED_WITHOUT_FRAMES:  # the rows read as lists (engine/row_table.py): no DataFrame made
+        assert not _under(modules, "pandas") and not _under(modules, "numpy")
 
 
 @pytest.mark.parametrize("ruleset", ["inner_sphere", "galactic_war"])
@@ -124,10 +132,11 @@ def test_verify_help_needs_no_pandas(tmp_path: Path) -> None:
         assert not _under(modules, package), package
 
 
-def _checked_example(tmp_path: Path, env: dict[str, str] | None = None) -> tuple[set[str], int | None]:
+def _run_example(tmp_path: Path, env: dict[str, str] | None = None) -> tuple[set[str], int | None]:
+    """A run of the star_sectors example (it makes frames, so imports pandas and numpy; a check imports neither)."""
     root = tmp_path / "star_sectors"
     shutil.copytree(examples_root() / "star_sectors", root)
-    return _probe(["check", str(root), str(root / "inbox" / "ALPHA.xlsx")], root, env)
+    return _probe(["run", str(root)], root, env)
 
 
 needs_threads = pytest.mark.skipif(not sys.platform.startswith("linux") or (os.cpu_count() or 1) < 2,
@@ -137,14 +146,14 @@ needs_threads = pytest.mark.skipif(not sys.platform.startswith("linux") or (os.c
 @needs_threads
 def test_check_starts_no_blas_thread_pool(tmp_path: Path) -> None:
     """numpy (through pandas) is imported, but OpenBLAS's spinning workers are not started: ~0.1 s of CPU."""
-    modules, threads = _checked_example(tmp_path)
+    modules, threads = _run_example(tmp_path)
     assert "numpy" in modules
     assert threads == 1
 
 
 @needs_threads
 def test_a_thread_count_the_user_chose_is_kept(tmp_path: Path) -> None:
-    modules, threads = _checked_example(tmp_path, {"OPENBLAS_NUM_THREADS": "2"})
+    modules, threads = _run_example(tmp_path, {"OPENBLAS_NUM_THREADS": "2"})
     assert "numpy" in modules
     assert threads == 2
 

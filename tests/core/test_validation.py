@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from adjudicator.engine.problems import Problem, ProblemList, Severity
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.sheets import Column, Kind, TableSchema, choices
 from adjudicator.i18n import msg
 from adjudicator.intake.reading import Table, read_table, read_workbook
@@ -61,7 +62,7 @@ def table_from_rows(tmp_path: Path, rows: list[list[Any]], title_rows: int = 0) 
 
 def validate(table: Table) -> tuple[pd.DataFrame, ProblemList]:
     problems = ProblemList()
-    return validate_table(table, problems, "orders.xlsx"), problems
+    return validate_table(table, problems, "orders.xlsx").frame, problems
 
 
 def where(problems: ProblemList) -> list[tuple[str, str | None]]:
@@ -294,7 +295,8 @@ def test_number_rejects_nan_and_infinity(tmp_path: Path, written: str) -> None:
         "orders", "Orders", (Column("fleet", "Fleet"), Column("share", "Share", Kind.NUMBER, minimum=0))
     )
     read = table_from_rows(tmp_path, [row(share=written)])
-    table = Table(at_least_zero, read.sheet, read.frame[["fleet", "share"]], read.letters)
+    cells = RowTable(read.rows.index, {k: read.rows.column(k) for k in ("fleet", "share")})
+    table = Table(at_least_zero, read.sheet, cells, read.letters)
     _, problems = validate(table)
     assert where(problems) == [("C01", "E2")]
 

@@ -10,6 +10,7 @@ import pandera.pandas as pa
 from pandera.errors import SchemaErrors
 
 from adjudicator.engine.problems import ProblemList
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.sheets import Choice, Column, Kind, TableSchema
 from adjudicator.intake import validation
 from adjudicator.intake.reading import Table
@@ -52,15 +53,14 @@ def test_the_same_cells_fail_as_with_pandera() -> None:
     for _ in range(12):  # pandera takes up to a second a table on a busy machine
         keys = rng.sample([c.key for c in COLUMNS], rng.randint(1, len(COLUMNS)))
         n = rng.randint(0, 8)
-        index = pd.Index(sorted(rng.sample(range(2, 40), n)), name="row", dtype="int64")
-        frame = pd.DataFrame({k: pd.Series([rng.choice(VALUES) for _ in range(n)], index=index, dtype=object)
-                              for k in keys}, index=index)
-        table = Table(SCHEMA, "Orders", frame, {k: chr(65 + i) for i, k in enumerate(keys)})
+        index = sorted(rng.sample(range(2, 40), n))
+        cells = RowTable(index, {k: [rng.choice(VALUES) for _ in range(n)] for k in keys})
+        table = Table(SCHEMA, "Orders", cells, {k: chr(65 + i) for i, k in enumerate(keys)})
         found = list(validation._failures(table))
         assert len(found) == len(set(found))
         assert set(found) == pandera_failures(table)
         problems = ProblemList()
-        typed = validation.validate_table(table, problems, "f.xlsx")
+        typed = validation.validate_table(table, problems, "f.xlsx").frame
         assert len(problems) == len(found)
         assert {(p.row, p.cell[0]) for p in problems} == {(r, table.letters[k]) for r, k, _ in found}
         assert typed["_invalid"].sum() == len({r for r, _, _ in found})

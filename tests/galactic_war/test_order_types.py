@@ -60,7 +60,7 @@ def test_check_and_run_refuse_the_same_rows_with_the_same_codes() -> None:
     for race in sorted(turn.orders):
         submitted, problems = turn.orders[race], turn.problems[race]
         untyped = {(p.sheet, p.row) for p in problems.errors if p.code.startswith("C")}
-        typed = FactionOrders(race, submitted.file, {key: dataclasses.replace(sheet, frame=sheet.frame.drop(
+        typed = FactionOrders(race, submitted.file, {key: dataclasses.replace(sheet, rows=sheet.frame.drop(
             columns=["_invalid"], errors="ignore").drop(index=[r for s, r in untyped if s == sheet.sheet]))
             for key, sheet in submitted.sheets.items()})
         carried = carry_out_orders(ruleset, campaign.parameters, RaceOrders(snapshot, galaxy, campaign.parameters,

@@ -41,7 +41,7 @@ def test_star_sectors_check_and_run_refuse_the_same_rows() -> None:
     for faction in sorted(turn.orders):
         submitted, problems = turn.orders[faction], turn.problems[faction]
         untyped = [p.row for p in problems.errors if p.code.startswith("C")]
-        typed = FactionOrders(faction, submitted.file, {key: dataclasses.replace(sheet, frame=sheet.frame.drop(
+        typed = FactionOrders(faction, submitted.file, {key: dataclasses.replace(sheet, rows=sheet.frame.drop(
             columns=["_invalid"], errors="ignore").drop(index=untyped, errors="ignore"))
             for key, sheet in submitted.sheets.items()})
         carried = carry_out_orders(ruleset, campaign.parameters, FactionState(snapshot, world, ctx, faction), typed)

@@ -116,7 +116,7 @@ class Causes:
         if orders is not None:
             for key, sheet in orders.sheets.items():
                 tab = outcome_sheets.get(key, "")
-                for position, (number, values) in enumerate(records(sheet.frame)):
+                for position, (number, values) in enumerate(records(sheet.rows)):
                     entry = (sheet.sheet, tab, position + 2, number)
                     self.orders.setdefault(f"#ROW{number}", entry)
                     for v in values.values():

@@ -42,7 +42,7 @@ def read_facts(sheet: SheetRows | None) -> dict[FactKey, Fact]:
     if sheet is None:
         return {}
     out = {}
-    for row, r in records(sheet.frame):
+    for row, r in records(sheet.rows):
         key = (ident(r.get("co")), int(r.get("skill") or 0), ident(r.get("trooper")))
         met = r.get("met")
         raw = str(r.get("against") or "").strip()

@@ -143,7 +143,7 @@ class GalacticWar(Ruleset):
 
         # 4. Placement of the units the Rulers bought.
         purchases = turn.gm_input.get("purchases")
-        rows = records(purchases.frame) if purchases else []
+        rows = records(purchases.rows) if purchases else []
         placements = place_all(world, snapshot, rows, campaign.turn, params, galaxy.dna, books)
         for placement in placements:
             if placement.problem and purchases is not None:

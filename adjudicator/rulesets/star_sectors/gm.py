@@ -3,9 +3,7 @@ payments and adjustments, each row checked (E12, E13, E16–E18), with the rows 
 
 from __future__ import annotations
 
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.problems import Severity
 from adjudicator.engine.ruleset import GmInputs
@@ -15,6 +13,9 @@ from adjudicator.rulesets.star_sectors.orders import research_pay
 from adjudicator.rulesets.star_sectors.orders.common import Context, Rejection, change_fleet, credit
 from adjudicator.rulesets.star_sectors.phases import battle
 from adjudicator.rulesets.star_sectors.state import World, square_id
+
+if TYPE_CHECKING:  # pandas is imported where the GM's requests are made: checking orders needs none
+    import pandas as pd
 
 
 class GmPhase(GmInputs):
@@ -174,6 +175,8 @@ class GmPhase(GmInputs):
 
     def requests(self, world: World, fights: list[battle.Contest], requested: list[str]) -> dict[str, pd.DataFrame]:
         """Every GM sheet, with the rows to fill and whatever the GM has entered so far."""
+        import pandas as pd
+
         battles = []
         entered = {}
         for _, r in self.rows("battles", include_invalid=True):

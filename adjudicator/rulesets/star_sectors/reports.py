@@ -27,7 +27,7 @@ def theft_rows(orders: dict[str, FactionOrders]) -> list[tuple[str, int, dict[st
         sheet = submitted.sheets.get("orders")
         if sheet is None:
             continue
-        for row, values in records(sheet.frame):
+        for row, values in records(sheet.rows):
             if values.get("order") == "THEFT":
                 found.append((faction, row, values))
     return found

@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.dice import Dice
 from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.row_table import RowTable
 from adjudicator.engine.ruleset import (
     Campaign,
     FactionOrders,
@@ -71,12 +70,12 @@ def carry_out_faction(
     """One faction's order rows (as :class:`OrderRow`) up to movement, through the order types: outcomes by
     row, accepted moves, and the BUILD rows left for after movement."""
     faction = rows[0].faction if rows else ""
-    frame = pd.DataFrame(
-        [{"order": r.kind, "square": r.square or None, "to": r.to or None, "amount": r.amount,
-          "project": r.project or None, "victim": r.victim or None, "path": " ".join(r.path) or None,
-          "description": r.description or None} for r in rows],
-        index=[r.row for r in rows], dtype=object)
-    sheet = SheetRows(schemas.ORDERS, "Orders", frame, {}, "")
+    table = RowTable([r.row for r in rows], {
+        "order": [r.kind for r in rows], "square": [r.square or None for r in rows], "to": [r.to or None for r in rows],
+        "amount": [r.amount for r in rows], "project": [r.project or None for r in rows],
+        "victim": [r.victim or None for r in rows], "path": [" ".join(r.path) or None for r in rows],
+        "description": [r.description or None for r in rows]}, index_name=None)
+    sheet = SheetRows(schemas.ORDERS, "Orders", table, {}, "")
     state = FactionState(snapshot, world, ctx, faction)
     carried = carry_out_orders(StarSectors, ctx.params, state, FactionOrders(faction, "", {"orders": sheet}))
     return ({row: r for (_, row), r in results_by_row(carried).items()}, state.moves, state.late_builds)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from adjudicator.engine.row_table import table_rows
 from adjudicator.engine.sheets import plain_rows
 from adjudicator.rulesets.star_sectors.index import Fleets, Squares
+
+if TYPE_CHECKING:  # pandas is imported where the tables after a turn are made: checking orders needs none
+    from collections.abc import Mapping
+
+    import pandas as pd
 
 
 def square_id(value: Any) -> str:
@@ -127,13 +131,13 @@ def _copied_projects(projects: dict[str, Project]) -> dict[str, Project]:
             for key, p in projects.items()}
 
 
-_SNAPSHOT: list[Any] = []  # (the tables and their frames, kept alive so that their ids stay theirs; the world)
+_SNAPSHOT: list[Any] = []  # (the tables and their rows, kept alive so that their ids stay theirs; the world)
 
 
-def snapshot_of(tables: dict[str, pd.DataFrame]) -> World:
+def snapshot_of(tables: Mapping[str, pd.DataFrame]) -> World:
     """The world of these tables, built once for all the factions checked against it: read it, never change it
-    (take :meth:`World.copy`). Rebuilt when the tables or any of their frames is another object."""
-    key = (tables, tuple(tables.values()))
+    (take :meth:`World.copy`). Rebuilt when the tables or any of their tables' rows is another object."""
+    key = (tables, tuple(table_rows(tables, name) for name in tables))
     if _SNAPSHOT and _SNAPSHOT[0][0] is tables and len(_SNAPSHOT[0][1]) == len(key[1]) and all(
             a is b for a, b in zip(_SNAPSHOT[0][1], key[1], strict=True)):
         return _SNAPSHOT[1]
@@ -141,9 +145,10 @@ def snapshot_of(tables: dict[str, pd.DataFrame]) -> World:
     return _SNAPSHOT[1]
 
 
-def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
+def world_from_tables(tables: Mapping[str, pd.DataFrame]) -> World:
+    """The world of the campaign's state tables (their rows read as kept: no frame made)."""
     squares = {}
-    for row in plain_rows(tables.get("map")):
+    for row in plain_rows(table_rows(tables, "map")):
         sid = square_id(row["square"])
         builders = frozenset(
             b.strip().upper() for b in str(row.get("build") or "").replace(";", ",").split(",") if b.strip()
@@ -151,16 +156,16 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
         squares[sid] = Square(
             sid, int(row["x"]), int(row["y"]), int(row["income"]), row.get("passable") != "NO", builders
         )
-    treasury = {str(r["id"]): int(r.get("treasury") or 0) for r in plain_rows(tables.get("factions"))}
+    treasury = {str(r["id"]): int(r.get("treasury") or 0) for r in plain_rows(table_rows(tables, "factions"))}
     fleets: dict[tuple[str, str], int] = {}
     labels: dict[tuple[str, str], str] = {}
-    for row in plain_rows(tables.get("fleets")):
+    for row in plain_rows(table_rows(tables, "fleets")):
         key = (str(row["faction"]), square_id(row["square"]))
         fleets[key] = fleets.get(key, 0) + int(row["value"])
         if row.get("label"):
             labels[key] = str(row["label"])
     projects = {}
-    for row in plain_rows(tables.get("projects")):
+    for row in plain_rows(table_rows(tables, "projects")):
         projects[str(row["project"])] = Project(
             id=str(row["project"]),
             faction=str(row["faction"]),
@@ -175,13 +180,15 @@ def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
         )
     usages = [
         Usage(str(r["project"]), str(r["faction"]), int(r["turn"]), str(r.get("opponent") or ""))
-        for r in plain_rows(tables.get("usages"))
+        for r in plain_rows(table_rows(tables, "usages"))
     ]
     return World(squares, treasury, {k: v for k, v in fleets.items() if v > 0}, labels, projects, usages)
 
 
 def world_to_tables(world: World, factions: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The state tables after a turn (the map and the faction list are the GM's and kept as they are)."""
+    import pandas as pd
+
     factions = factions.copy()
     factions["treasury"] = [world.treasury.get(str(f), 0) for f in factions["id"]]
     fleets = pd.DataFrame(
