@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -19,18 +19,21 @@ T = TypeVar("T")
 
 
 class BuiltOnce(Generic[T]):
-    """``build(tables, *also)``, kept for as long as the very same tables and frames (and the very same, equal
-    ``also`` values) are asked about: a check asks for the world of the campaign for every faction. What it
-    gives is SHARED: read it, or copy it before changing anything. The frames are held, so an identity match
-    cannot be a new frame at a freed address; the state tables are never changed in place once loaded."""
+    """``build(tables, *also)``, kept for as long as the very same tables and tables' rows (as kept, see
+    :func:`~adjudicator.engine.row_table.table_rows`: no frame made to compare) and the very same, equal ``also``
+    values are asked about: a check asks for the world of the campaign for every faction. What it gives is
+    SHARED: read it, or copy it before changing anything. The rows are held, so an identity match cannot be new
+    rows at a freed address; the state tables are never changed in place once loaded."""
 
     def __init__(self, build: Callable[..., T]) -> None:
         self.build = build
         self.held: tuple[dict[str, pd.DataFrame], tuple[tuple[str, pd.DataFrame], ...], tuple[Any, ...],
                          tuple[Any, ...], T] | None = None
 
-    def __call__(self, tables: dict[str, pd.DataFrame], *also: Any) -> T:
-        frames = tuple(tables.items())
+    def __call__(self, tables: Mapping[str, pd.DataFrame], *also: Any) -> T:
+        from adjudicator.engine.row_table import table_rows
+
+        frames = tuple((name, table_rows(tables, name)) for name in tables)  # as kept: no frame made
         if self.held is not None:
             held, held_frames, held_also, equal_also, built = self.held
             if (held is tables and len(held_frames) == len(frames)

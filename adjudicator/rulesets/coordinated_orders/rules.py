@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.dice import Dice
 from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders
 from adjudicator.engine.problems import Problem, Severity
+from adjudicator.engine.row_table import table_rows
 from adjudicator.engine.rules_data import RULE_TABLES
 from adjudicator.engine.ruleset import (
     Campaign,
@@ -57,7 +56,7 @@ def accounts(game: Game) -> dict[tuple[str, str], int]:
 
 def campaign_skills(campaign: Campaign) -> skills.Skills:
     """The campaign's Skills: ``tables.toml``'s with its Rule tables sheet laid over them."""
-    return skills.campaign_skills(campaign.tables.get(RULE_TABLES.key))
+    return skills.campaign_skills(table_rows(campaign.tables, RULE_TABLES.key))
 
 
 def spent_illegal(v: coordinated.Verdict) -> bool:
@@ -141,6 +140,8 @@ class CoordinatedOrders(Ruleset):
         self._check_contacts(needed, facts, game, legal, facts_sheet, turn)
         self._check_pairings(facts, legal, judged, facts_sheet, turn)
         if missing(needed, facts) or turn.problems.has_errors():
+            import pandas as pd  # the GM's sheet to fill: a frame, made where the turn stops for it
+
             return TurnResult(gm_requests={"facts": pd.DataFrame(request_frame(needed, facts),
                                                                  columns=schemas.FACTS.keys())})
 

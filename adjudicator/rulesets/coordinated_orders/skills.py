@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.engine import rules_data
 
 PACKAGE = "adjudicator.rulesets.coordinated_orders"
@@ -55,10 +53,10 @@ def default_skills() -> dict[str, Skill]:
     return skills_of(rules_data.table(PACKAGE, TABLE))
 
 
-def campaign_skills(changes: pd.DataFrame | None) -> dict[str, Skill]:
-    """The Skills with a campaign's Rule tables rows (``changes``) laid over ``tables.toml``: the table the ruleset
-    hands to every check and resolution step of that campaign."""
-    if changes is None or changes.empty:
+def campaign_skills(changes: Any) -> dict[str, Skill]:
+    """The Skills with a campaign's Rule tables rows (``changes``, as kept or a frame) laid over ``tables.toml``:
+    the table the ruleset hands to every check and resolution step of that campaign."""
+    if changes is None or not len(changes):
         return default_skills()
     return skills_of(rules_data.table(PACKAGE, TABLE, changes))
 

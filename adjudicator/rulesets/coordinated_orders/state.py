@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from adjudicator.engine.row_table import table_rows
 from adjudicator.engine.sheets import records
 from adjudicator.i18n import fold
 from adjudicator.rulesets.coordinated_orders import schemas
+
+if TYPE_CHECKING:  # pandas is imported where the tables after a turn are made: checking orders needs none
+    import pandas as pd
 
 HIDDEN = ("HIDDEN_DEPLOYMENT", "AIRBORNE_OFF_TABLE")
 
@@ -96,26 +99,32 @@ class Game:
 
 
 def _int(value: Any, default: int = 0) -> int:
-    if value is None or (isinstance(value, float) and pd.isna(value)):
+    if value is None or (isinstance(value, float) and value != value):  # value != value: NaN
         return default
     return int(value)
 
 
 def _text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and pd.isna(value)):
+    if value is None or (isinstance(value, float) and value != value):
         return ""
     return str(value).strip()
 
 
-def game_from_tables(tables: dict[str, pd.DataFrame]) -> Game:
-    turn = [r for _, r in records(tables.get("player_turn", pd.DataFrame()))]
+def _records(tables: Mapping[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
+    """The rows of a state table as kept (no frame made), none when there is no such table."""
+    table = table_rows(tables, key)
+    return [] if table is None else records(table)
+
+
+def game_from_tables(tables: Mapping[str, pd.DataFrame]) -> Game:
+    turn = [r for _, r in _records(tables, "player_turn")]
     active = ident(turn[0].get("active_player")) if turn else ""
     phase = _text(turn[0].get("phase")) if turn else ""
-    tokens = {ident(r["id"]): _int(r.get("command_tokens")) for _, r in records(tables["factions"])}
+    tokens = {ident(r["id"]): _int(r.get("command_tokens")) for _, r in _records(tables, "factions")}
     orders = {(ident(r["faction"]), _int(r["combat_group"])): _int(r.get("regular_orders"))
-              for _, r in records(tables.get("combat_groups", pd.DataFrame()))}
+              for _, r in _records(tables, "combat_groups")}
     troopers: dict[str, Trooper] = {}
-    for _, r in records(tables.get("troopers", pd.DataFrame())):
+    for _, r in _records(tables, "troopers"):
         tid = ident(r.get("trooper"))
         if not tid:
             continue
@@ -135,7 +144,7 @@ def game_from_tables(tables: dict[str, pd.DataFrame]) -> Game:
             attributes={a: _int(r.get(a.lower())) for a in ("BS", "CC", "PH", "WIP")},
         )
     _label_markers(troopers)
-    for _, r in records(tables.get("tools", pd.DataFrame())):
+    for _, r in _records(tables, "tools"):
         owner = troopers.get(ident(r.get("trooper")))
         name = _text(r.get("tool"))
         if owner is None or not name:
@@ -162,6 +171,8 @@ def _label_markers(troopers: dict[str, Trooper]) -> None:
 
 def game_to_tables(game: Game, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """The tables that change: Command Tokens, Regular Orders, and the troopers' deployment and own Orders."""
+    import pandas as pd
+
     factions = tables["factions"].copy()
     factions["command_tokens"] = [game.tokens.get(ident(f), 0) for f in factions["id"]]
     groups = pd.DataFrame(

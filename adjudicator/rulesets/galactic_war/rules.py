@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.dice import Dice
 from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
@@ -30,12 +28,9 @@ from adjudicator.rulesets.galactic_war.orders.invasion import InvasionType
 from adjudicator.rulesets.galactic_war.orders.move import MOVEMENT, MoveType
 from adjudicator.rulesets.galactic_war.orders.stance import StanceType
 from adjudicator.rulesets.galactic_war.phases.books import Books, balances
-from adjudicator.rulesets.galactic_war.phases.invasion import run_invasions
 from adjudicator.rulesets.galactic_war.phases.movement import lose_fighters_without_room
 from adjudicator.rulesets.galactic_war.phases.placement import place_all
-from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext, battles_in
 from adjudicator.rulesets.galactic_war.presentation import GalacticWarPresentation
-from adjudicator.rulesets.galactic_war.reports import Reporter
 from adjudicator.rulesets.galactic_war.state import World, start_world, world_from_tables, world_to_tables
 from adjudicator.rulesets.galactic_war.table_words import TABLE_VALUES, TABLE_WORDS
 
@@ -108,6 +103,14 @@ class GalacticWar(Ruleset):
         return map_view(campaign, result, reader)
 
     def resolve(self, turn: TurnInput) -> TurnResult:
+        # what only a turn uses, imported here: the tables after it are frames (pandas), and its battles'
+        # printed odds are computed with numpy (odds.py); a check of the orders needs neither
+        import pandas as pd
+
+        from adjudicator.rulesets.galactic_war.phases.invasion import run_invasions
+        from adjudicator.rulesets.galactic_war.phases.space_battle import BattleContext, battles_in
+        from adjudicator.rulesets.galactic_war.reports import Reporter
+
         if turn.gm_input is None:
             # The Placement segment needs the Rulers' purchase list, a GM input (spec §1, §4.5, §6.4): the turn
             # waits for it; an empty Purchases sheet means nothing was bought.

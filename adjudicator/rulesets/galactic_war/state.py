@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine import rules_data
 from adjudicator.engine.plain_copy import BuiltOnce, plain_copy
+from adjudicator.engine.row_table import table_rows
+from adjudicator.engine.sheets import records
+
+if TYPE_CHECKING:  # pandas is imported where the tables after a turn are made: checking orders needs none
+    import pandas as pd
 
 PACKAGE = "adjudicator.rulesets.galactic_war"  # the data package: tables.toml
 
@@ -44,7 +47,7 @@ class UnitStats:
         return self.cls in SHIP_CLASSES
 
 
-def default_stats(changes: pd.DataFrame | None = None) -> dict[str, UnitStats]:
+def default_stats(changes: Any = None) -> dict[str, UnitStats]:
     """The statistics of each unit type: the units table of tables.toml, with the campaign's changes (rows of
     the Rule tables sheet) applied."""
     units = rules_data.table(PACKAGE, "units", changes)
@@ -278,11 +281,12 @@ ABBREVIATIONS = {"CRUISER": "CR", "TRANSPORT": "TR", "DREADNOUGHT": "DN", "FIGHT
                  "DESTROYER": "DS", "WAR_SUN": "WS"}
 
 
-def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
-    if frame is None or frame.empty:
+def _rows(table: Any) -> list[dict[str, Any]]:
+    """The rows of a state table (as kept, or a frame), NaN read as None."""
+    if table is None:
         return []
-    return [{k: (None if v is None or (isinstance(v, float) and pd.isna(v)) else v) for k, v in row.items()}
-            for row in frame.to_dict("records")]
+    return [{k: (None if v is None or (isinstance(v, float) and v != v) else v) for k, v in row.items()}  # NaN
+            for _, row in records(table)]
 
 
 def parse_techs(text: Any) -> set[str]:
@@ -301,7 +305,7 @@ def parse_techs(text: Any) -> set[str]:
 def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -> World:
     systems: dict[str, System] = {}
     links: dict[str, set[str]] = {}
-    for row in _rows(tables.get("systems")):
+    for row in _rows(table_rows(tables, "systems")):
         s = sid(row["system"])
         links.setdefault(s, set()).update(split_list(row.get("neighbours")))
         systems[s] = System(s, frozenset(), str(row.get("wormhole") or "NONE"))
@@ -312,23 +316,25 @@ def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -
     systems = {s: System(s, frozenset(o for o in links.get(s, set()) if o in systems and o != s), v.wormhole)
                for s, v in systems.items()}
     planets = {}
-    for row in _rows(tables.get("planets")):
+    for row in _rows(table_rows(tables, "planets")):
         p = sid(row["planet"])
         planets[p] = Planet(p, sid(row["system"]), int(row.get("resources") or 0), sid(row.get("owner")),
                             row.get("dock") == "Y", int(row["dock_built"]) if row.get("dock_built") else None)
     units = {}
-    for row in _rows(tables.get("units")):
+    for row in _rows(table_rows(tables, "units")):
         u = sid(row["id"])
         units[u] = Unit(u, sid(row["race"]), str(row["type"]), sid(row["system"]), sid(row.get("planet")),
                         sid(row.get("aboard")))
-    credits = {sid(r["id"]): int(r.get("credits") or 0) for r in _rows(tables.get("factions"))}
-    techs = {sid(r["id"]): parse_techs(r.get("techs")) for r in _rows(tables.get("factions"))}
-    stats = default_stats(tables.get("rule_tables"))
+    credits = {sid(r["id"]): int(r.get("credits") or 0) for r in _rows(table_rows(tables, "factions"))}
+    techs = {sid(r["id"]): parse_techs(r.get("techs")) for r in _rows(table_rows(tables, "factions"))}
+    stats = default_stats(table_rows(tables, "rule_tables"))
     return World(systems, planets, units, credits, techs, stats, dict(params))
 
 
 def world_to_tables(world: World, factions: pd.DataFrame, rule_tables: pd.DataFrame | None,
                     systems: pd.DataFrame | None) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
     factions = factions.copy()
     factions["credits"] = [world.credits.get(sid(f), 0) for f in factions["id"]]
     planets = pd.DataFrame(

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.engine import rules_data
 from adjudicator.engine.ledger import Amount
 from adjudicator.rulesets.inner_sphere.state import amount
@@ -17,7 +15,7 @@ from adjudicator.rulesets.inner_sphere.state import amount
 PACKAGE = "adjudicator.rulesets.inner_sphere"
 
 
-def rule_tables(changes: pd.DataFrame | None = None) -> dict[str, Any]:
+def rule_tables(changes: Any = None) -> dict[str, Any]:
     """The ruleset's tables with the campaign's changes (the Rule tables sheet) applied."""
     return rules_data.rule_tables(PACKAGE, changes)
 
@@ -92,8 +90,8 @@ class Tariffs:
         return by_roll(rules_data.rows_of(self.tables, table), roll)
 
 
-def tariffs(changes: pd.DataFrame | None) -> Tariffs:
-    """The rule tables with the campaign's changes (rows of the Rule tables sheet) applied."""
+def tariffs(changes: Any) -> Tariffs:
+    """The rule tables with the campaign's changes (rows of the Rule tables sheet, as kept or a frame) applied."""
     data = rule_tables(changes)
     units = {
         code: UnitType(code, amount(u["purchase"]), amount(u["upkeep"]), u["strength"], u["factory"], int(u["turns"]))

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from adjudicator.dice import Dice
 from adjudicator.engine.ledger import Ledger
 from adjudicator.engine.orders import carry_out_orders, results_by_row
 from adjudicator.engine.outcome import outcomes as engine_outcomes
+from adjudicator.engine.row_table import table_rows
 from adjudicator.engine.rules_data import RULE_TABLES
 from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
+from adjudicator.engine.sheets import records
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
@@ -56,12 +56,13 @@ ORDER_STEPS = ("3.1", "3.2", "3.3", "3.4", "3.5")
 
 
 def area(campaign: Campaign) -> movement.Map:
-    links = [(hex_id(r.get("a")), hex_id(r.get("b"))) for r in records_of(campaign.tables.get("links"))]
+    links = [(hex_id(r.get("a")), hex_id(r.get("b"))) for r in records_of(table_rows(campaign.tables, "links"))]
     return movement.Map(links, campaign.parameters["hex_layout"])
 
 
-def records_of(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
-    return [] if frame is None or frame.empty else frame.to_dict("records")
+def records_of(table: Any) -> list[dict[str, Any]]:
+    """The rows of a state table (as kept, or a frame), as dicts."""
+    return [] if table is None else [row for _, row in records(table)]
 
 
 def faction_state(world: World, ctx: Context, faction: str, the_map: movement.Map) -> FactionState:
@@ -102,7 +103,7 @@ class InnerSphere(Ruleset):
         "upkeep": N_("Upkeep"), "defences": N_("Aerospace defences"), "ns": N_("Jumpship")}
 
     def context(self, campaign: Campaign, ledger: Any, snapshot: World) -> Context:
-        return Context(campaign.parameters, campaign.turn, ledger, tariffs(campaign.tables.get("rule_tables")),
+        return Context(campaign.parameters, campaign.turn, ledger, tariffs(table_rows(campaign.tables, "rule_tables")),
                        snapshot, set(campaign.factions))
 
     order_types = ORDER_TYPES

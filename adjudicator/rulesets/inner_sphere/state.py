@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine import rules_data
 from adjudicator.engine.ledger import Amount, exact
 from adjudicator.engine.plain_copy import BuiltOnce, plain_copy
+from adjudicator.engine.row_table import table_rows
+from adjudicator.engine.sheets import records
 from adjudicator.rulesets.inner_sphere.schemas import (
     COMMANDOS,
     FACTORIES,
@@ -31,6 +31,9 @@ from adjudicator.rulesets.inner_sphere.schemas import (
     UNREST,
     UNREST_MODS,
 )
+
+if TYPE_CHECKING:  # pandas is imported where the tables after a turn are made: checking orders needs none
+    import pandas as pd
 
 PACKAGE = "adjudicator.rulesets.inner_sphere"  # the data package: tables.toml
 
@@ -53,7 +56,7 @@ def key(value: Any) -> str:
 
 def amount(value: Any) -> Amount:
     """A cell's number as an exact amount of C: ``2.5`` → ``Decimal("2.5")``, ``50.0`` → ``50``, blank → 0."""
-    if value is None or value == "" or (isinstance(value, float) and pd.isna(value)):
+    if value is None or value == "" or (isinstance(value, float) and value != value):  # value != value: NaN
         return 0
     return exact(value)
 
@@ -309,12 +312,13 @@ _LOOKUPS = ("_factories_by_system", "_jobs_by", "_regiments_by_name")
 #: What a state's orders only read: shared, read-only, by the worlds of a check's states (World.for_orders).
 READ_BY_ORDERS = ("systems", "factories", "regiments", "jumpships")
 
-def _rows(frame: pd.DataFrame | None) -> list[dict[str, Any]]:
-    if frame is None or frame.empty:
+def _rows(table: Any) -> list[dict[str, Any]]:
+    """The rows of a state table (its rows as kept, or a frame), NaN read as None."""
+    if table is None:
         return []
     return [
         {k: (None if v is None or (isinstance(v, float) and v != v) else v) for k, v in row.items()}  # v != v: NaN
-        for row in frame.to_dict("records")
+        for _, row in records(table)
     ]
 
 
@@ -326,56 +330,56 @@ def _int(value: Any, default: int | None = 0) -> int | None:
 
 def treasury_from_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Amount]:
     """Each faction's treasury, in C, from the factions' table alone (the ledger's balances need no world)."""
-    return {key(r["id"]): amount(r.get("treasury")) for r in _rows(tables.get("factions"))}
+    return {key(r["id"]): amount(r.get("treasury")) for r in _rows(table_rows(tables, "factions"))}
 
 
 def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     systems = {}
-    for r in _rows(tables.get("systems")):
+    for r in _rows(table_rows(tables, "systems")):
         h = hex_id(r["hex"])
         systems[h] = System(h, str(r.get("name") or h), key(r.get("owner")), r.get("disputed") == "YES",
                             amount(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
     world = World(systems, treasury_from_tables(tables))
-    world.research = rules_data.rule_tables(PACKAGE, tables.get("rule_tables"))["research"]
-    for r in _rows(tables.get("factories")):
+    world.research = rules_data.rule_tables(PACKAGE, table_rows(tables, "rule_tables"))["research"]
+    for r in _rows(table_rows(tables, "factories")):
         f = Factory(key(r["id"]), hex_id(r["system"]), str(r["type"]), r.get("damaged") == "YES",
                     _int(r.get("halted_until"), None))
         world.factories[f.id] = f
-    for r in _rows(tables.get("regiments")):
+    for r in _rows(table_rows(tables, "regiments")):
         g = Regiment(key(r["id"]), str(r.get("name") or r["id"]), key(r["owner"]), str(r["type"]),
                      str(r["experience"]), hex_id(r.get("system")), key(r.get("jumpship")),
                      r.get("damaged") == "YES")
         world.regiments[g.id] = g
-    for r in _rows(tables.get("jumpships")):
+    for r in _rows(table_rows(tables, "jumpships")):
         s = Jumpship(key(r["id"]), key(r["owner"]), str(r["class"]), hex_id(r["hex"]))
         world.jumpships[s.id] = s
-    for r in _rows(tables.get("jobs")):
+    for r in _rows(table_rows(tables, "jobs")):
         world.jobs.append(Job(str(r["id"]), key(r["faction"]), str(r["kind"]), hex_id(r.get("system")),
                               key(r.get("factory")), str(r.get("item") or ""), str(r.get("name") or ""),
                               _int(r.get("turns_left")) or 0, _int(r.get("ordered_turn")) or 0))
-    for r in _rows(tables.get("research_points")):
+    for r in _rows(table_rows(tables, "research_points")):
         k = (key(r["faction"]), str(r["line"]))
         world.points[k] = _int(r.get("points")) or 0
         if r.get("opened") == "YES":
             world.opened.add(k)
-    for r in _rows(tables.get("labs")):
+    for r in _rows(table_rows(tables, "labs")):
         world.labs[(key(r["faction"]), int(r["lab"]))] = (str(r.get("line") or ""), _int(r.get("unlock_at"), None))
-    for r in _rows(tables.get("sales")):
+    for r in _rows(table_rows(tables, "sales")):
         world.sales.append(Sale(key(r["seller"]), key(r["buyer"]), str(r["line"]), int(r["points"]),
                                 int(r["effective_turn"])))
-    for r in _rows(tables.get("commandos")):
+    for r in _rows(table_rows(tables, "commandos")):
         c = Commando(key(r["id"]), key(r["owner"]), hex_id(r.get("system")), key(r.get("regiment")),
                      _int(r.get("established_turn")) or 0)
         world.commandos[c.id] = c
-    for r in _rows(tables.get("unrest")):
+    for r in _rows(table_rows(tables, "unrest")):
         world.unrest[hex_id(r["hex"])] = Unrest(r.get("civil") == "YES", r.get("military") == "YES",
                                                _int(r.get("revolt"), None), key(r.get("instigator")),
                                                _int(r.get("quiet_until"), None), r.get("force_only") == "YES")
-    for r in _rows(tables.get("unrest_mods")):
+    for r in _rows(table_rows(tables, "unrest_mods")):
         world.unrest_mods.append((hex_id(r["hex"]), int(r["value"]), int(r["first_turn"]), int(r["last_turn"])))
-    for r in _rows(tables.get("known_regiments")):
+    for r in _rows(table_rows(tables, "known_regiments")):
         world.known.add((key(r["faction"]), key(r["regiment"])))
-    for r in _rows(tables.get("neutral")):
+    for r in _rows(table_rows(tables, "neutral")):
         world.neutral[key(r["regiment"])] = hex_id(r["system"])
     return world
 
@@ -401,6 +405,8 @@ def _yes(flag: bool) -> str:
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=columns)
 
 

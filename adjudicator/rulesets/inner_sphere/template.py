@@ -15,6 +15,7 @@ from openpyxl.utils import quote_sheetname
 from openpyxl.workbook.workbook import Workbook
 
 from adjudicator.engine.ledger import Amount, Ledger
+from adjudicator.engine.row_table import table_rows
 from adjudicator.engine.ruleset import Campaign
 from adjudicator.i18n import gettext_in
 from adjudicator.outputs.templates import INPUT_ROWS
@@ -32,7 +33,7 @@ def available(campaign: Campaign, faction: str) -> Amount:
     """C a state has for its orders: treasury + income − upkeep − jumpship minimum."""
     world = world_from_tables(campaign.tables)
     ctx = Context(campaign.parameters, campaign.turn, Ledger(campaign.turn),  # lines thrown away
-                  tariffs(campaign.tables.get("rule_tables")), world)
+                  tariffs(table_rows(campaign.tables, "rule_tables")), world)
     economy.collect(world, ctx, faction)
     return world.treasury.get(faction, 0)
 
@@ -65,7 +66,7 @@ def _table(ws: Any, col: int, rows: list[tuple[str, Any]]) -> str:
 def decorate(wb: Workbook, campaign: Campaign, faction: str) -> None:
     lang = campaign.factions[faction].language
     world = world_from_tables(campaign.tables)
-    tariff = tariffs(campaign.tables.get("rule_tables"))
+    tariff = tariffs(table_rows(campaign.tables, "rule_tables"))
     params = campaign.parameters
     costs = wb.create_sheet(COSTS_SHEET)
     costs.sheet_state = "hidden"
