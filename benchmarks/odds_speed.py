@@ -28,6 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from adjudicator.blas_threads import one_blas_thread  # noqa: E402
+
+# As the commands run them (cli.py, xl.py): numpy's BLAS with one thread, set before numpy is imported. Without it
+# OpenBLAS starts a pool of a thread a core, and the odds' one-thread section (odds.py) sent it spinning on its
+# way out: half the calls of a process took twice the CPU (8 against 16 ms, 20 v 20 identical), as long as
+# nothing else had been imported before; pandas, imported by the ruleset's package until a check stopped needing
+# it, happened to hide that.
+one_blas_thread()
+
 from galactic_war_odds import contest  # noqa: E402
 
 from adjudicator.rulesets.galactic_war.combat import hit_chance  # noqa: E402
