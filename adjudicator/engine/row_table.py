@@ -109,6 +109,11 @@ class RowTable:
             self._frame = self._made_frame()
         return self._frame
 
+    @property
+    def made_frame(self) -> pd.DataFrame | None:
+        """The frame, if something has asked for it already (None: none made)."""
+        return self._frame
+
     def _made_frame(self) -> pd.DataFrame:
         import pandas as pd
 
@@ -163,7 +168,8 @@ class FrameTables(Mapping[str, Any]):
     def kept(self, key: str) -> Any:
         """The table as kept (a RowTable until its frame is made, then that frame: what is read from then on)."""
         table = self._kept[key]
-        return table._frame if isinstance(table, RowTable) and table._frame is not None else table  # noqa: SLF001
+        made = table.made_frame if isinstance(table, RowTable) else None
+        return table if made is None else made
 
     def __repr__(self) -> str:
         return f"FrameTables({self._kept!r})"

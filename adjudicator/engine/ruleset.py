@@ -26,6 +26,8 @@ from adjudicator.i18n import N_, Msg
 if TYPE_CHECKING:  # pandas is imported where frames are built, not by every module that names the type
     import pandas as pd
 
+    from adjudicator.engine.row_table import RowTable
+
 
 @dataclass(frozen=True)
 class Faction:
@@ -61,7 +63,7 @@ class SheetRows:
 
     schema: TableSchema
     sheet: str
-    rows: Any
+    rows: RowTable | pd.DataFrame
     letters: dict[str, str]
     file: str
     #: Rows the engine refused (sheet row -> typed values), never in ``rows``: a rule about a group of rows

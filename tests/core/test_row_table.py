@@ -105,7 +105,7 @@ def test_pickled_as_lists() -> None:
     rows = RowTable([2, 3], {"fleet": ["x", None]})
     assert rows.frame is not None
     back = pickle.loads(pickle.dumps(rows))
-    assert back._frame is None and back.records() == rows.records()
+    assert back.made_frame is None and back.records() == rows.records()
     same(back.frame, rows.frame)
 
 
@@ -114,7 +114,7 @@ def test_frame_tables_make_a_frame_only_when_one_is_asked_for() -> None:
     tables = FrameTables({"fleets": fleets})
     assert "fleets" in tables and "map" not in tables and list(tables) == ["fleets"] and len(tables) == 1
     assert table_rows(tables, "fleets") is fleets and table_rows(tables, "map") is None
-    assert fleets._frame is None  # nothing above made it
+    assert fleets.made_frame is None  # nothing above made it
     frame = tables["fleets"]
     assert isinstance(frame, pd.DataFrame) and tables["fleets"] is frame and tables.get("fleets") is frame
     assert table_rows(tables, "fleets") is frame  # once made, the frame is what is read (a change to it is seen)
