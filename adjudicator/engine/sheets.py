@@ -7,12 +7,12 @@ nothing of a workbook library or of any game rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from adjudicator.engine.row_table import RowTable
+from adjudicator.engine.row_table import RowTable, table_rows
 from adjudicator.i18n import all_spellings, fold, gettext_in
 
 
@@ -151,6 +151,12 @@ def plain_rows(frame: Any) -> list[dict[str, Any]]:
     if frame is None or frame.empty:
         return []
     return [{k: (None if _missing(v) else v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def state_rows(tables: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
+    """:func:`plain_rows` of table ``key`` of a campaign's state tables (none when there is no such table), read as
+    kept: no frame made (:func:`~adjudicator.engine.row_table.table_rows`)."""
+    return plain_rows(table_rows(tables, key))
 
 
 def _missing(value: Any) -> bool:

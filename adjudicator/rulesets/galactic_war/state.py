@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine import rules_data
 from adjudicator.engine.plain_copy import BuiltOnce, plain_copy
 from adjudicator.engine.row_table import table_rows
-from adjudicator.engine.sheets import records
+from adjudicator.engine.sheets import state_rows
 
 if TYPE_CHECKING:  # pandas is imported where the tables after a turn are made: checking orders needs none
     import pandas as pd
@@ -281,14 +281,6 @@ ABBREVIATIONS = {"CRUISER": "CR", "TRANSPORT": "TR", "DREADNOUGHT": "DN", "FIGHT
                  "DESTROYER": "DS", "WAR_SUN": "WS"}
 
 
-def _rows(table: Any) -> list[dict[str, Any]]:
-    """The rows of a state table (as kept, or a frame), NaN read as None."""
-    if table is None:
-        return []
-    return [{k: (None if v is None or (isinstance(v, float) and v != v) else v) for k, v in row.items()}  # NaN
-            for _, row in records(table)]
-
-
 def parse_techs(text: Any) -> set[str]:
     """``"Штурмовое орудие, antigraviton"`` → the technologies' codes (their names in any language)."""
     from adjudicator.i18n import fold
@@ -305,7 +297,7 @@ def parse_techs(text: Any) -> set[str]:
 def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -> World:
     systems: dict[str, System] = {}
     links: dict[str, set[str]] = {}
-    for row in _rows(table_rows(tables, "systems")):
+    for row in state_rows(tables, "systems"):
         s = sid(row["system"])
         links.setdefault(s, set()).update(split_list(row.get("neighbours")))
         systems[s] = System(s, frozenset(), str(row.get("wormhole") or "NONE"))
@@ -316,17 +308,17 @@ def world_from_tables(tables: dict[str, pd.DataFrame], params: dict[str, Any]) -
     systems = {s: System(s, frozenset(o for o in links.get(s, set()) if o in systems and o != s), v.wormhole)
                for s, v in systems.items()}
     planets = {}
-    for row in _rows(table_rows(tables, "planets")):
+    for row in state_rows(tables, "planets"):
         p = sid(row["planet"])
         planets[p] = Planet(p, sid(row["system"]), int(row.get("resources") or 0), sid(row.get("owner")),
                             row.get("dock") == "Y", int(row["dock_built"]) if row.get("dock_built") else None)
     units = {}
-    for row in _rows(table_rows(tables, "units")):
+    for row in state_rows(tables, "units"):
         u = sid(row["id"])
         units[u] = Unit(u, sid(row["race"]), str(row["type"]), sid(row["system"]), sid(row.get("planet")),
                         sid(row.get("aboard")))
-    credits = {sid(r["id"]): int(r.get("credits") or 0) for r in _rows(table_rows(tables, "factions"))}
-    techs = {sid(r["id"]): parse_techs(r.get("techs")) for r in _rows(table_rows(tables, "factions"))}
+    credits = {sid(r["id"]): int(r.get("credits") or 0) for r in state_rows(tables, "factions")}
+    techs = {sid(r["id"]): parse_techs(r.get("techs")) for r in state_rows(tables, "factions")}
     stats = default_stats(table_rows(tables, "rule_tables"))
     return World(systems, planets, units, credits, techs, stats, dict(params))
 

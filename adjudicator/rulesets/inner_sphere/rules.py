@@ -25,7 +25,7 @@ from adjudicator.engine.outcome import outcomes as engine_outcomes
 from adjudicator.engine.row_table import table_rows
 from adjudicator.engine.rules_data import RULE_TABLES
 from adjudicator.engine.ruleset import Campaign, Ruleset, TurnInput, TurnResult
-from adjudicator.engine.sheets import records
+from adjudicator.engine.sheets import state_rows
 from adjudicator.i18n import N_, Msg, msg
 from adjudicator.rulesets.inner_sphere import schemas
 from adjudicator.rulesets.inner_sphere.data import tariffs
@@ -56,13 +56,8 @@ ORDER_STEPS = ("3.1", "3.2", "3.3", "3.4", "3.5")
 
 
 def area(campaign: Campaign) -> movement.Map:
-    links = [(hex_id(r.get("a")), hex_id(r.get("b"))) for r in records_of(table_rows(campaign.tables, "links"))]
+    links = [(hex_id(r.get("a")), hex_id(r.get("b"))) for r in state_rows(campaign.tables, "links")]
     return movement.Map(links, campaign.parameters["hex_layout"])
-
-
-def records_of(table: Any) -> list[dict[str, Any]]:
-    """The rows of a state table (as kept, or a frame), as dicts."""
-    return [] if table is None else [row for _, row in records(table)]
 
 
 def faction_state(world: World, ctx: Context, faction: str, the_map: movement.Map) -> FactionState:

@@ -14,7 +14,7 @@ from adjudicator.engine import rules_data
 from adjudicator.engine.ledger import Amount, exact
 from adjudicator.engine.plain_copy import BuiltOnce, plain_copy
 from adjudicator.engine.row_table import table_rows
-from adjudicator.engine.sheets import records
+from adjudicator.engine.sheets import state_rows
 from adjudicator.rulesets.inner_sphere.schemas import (
     COMMANDOS,
     FACTORIES,
@@ -312,16 +312,6 @@ _LOOKUPS = ("_factories_by_system", "_jobs_by", "_regiments_by_name")
 #: What a state's orders only read: shared, read-only, by the worlds of a check's states (World.for_orders).
 READ_BY_ORDERS = ("systems", "factories", "regiments", "jumpships")
 
-def _rows(table: Any) -> list[dict[str, Any]]:
-    """The rows of a state table (its rows as kept, or a frame), NaN read as None."""
-    if table is None:
-        return []
-    return [
-        {k: (None if v is None or (isinstance(v, float) and v != v) else v) for k, v in row.items()}  # v != v: NaN
-        for _, row in records(table)
-    ]
-
-
 def _int(value: Any, default: int | None = 0) -> int | None:
     if value is None or value == "":
         return default
@@ -330,56 +320,56 @@ def _int(value: Any, default: int | None = 0) -> int | None:
 
 def treasury_from_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Amount]:
     """Each faction's treasury, in C, from the factions' table alone (the ledger's balances need no world)."""
-    return {key(r["id"]): amount(r.get("treasury")) for r in _rows(table_rows(tables, "factions"))}
+    return {key(r["id"]): amount(r.get("treasury")) for r in state_rows(tables, "factions")}
 
 
 def world_from_tables(tables: dict[str, pd.DataFrame]) -> World:
     systems = {}
-    for r in _rows(table_rows(tables, "systems")):
+    for r in state_rows(tables, "systems"):
         h = hex_id(r["hex"])
         systems[h] = System(h, str(r.get("name") or h), key(r.get("owner")), r.get("disputed") == "YES",
                             amount(r.get("income")), _int(r.get("defence")) or 0, r.get("icna") == "YES")
     world = World(systems, treasury_from_tables(tables))
     world.research = rules_data.rule_tables(PACKAGE, table_rows(tables, "rule_tables"))["research"]
-    for r in _rows(table_rows(tables, "factories")):
+    for r in state_rows(tables, "factories"):
         f = Factory(key(r["id"]), hex_id(r["system"]), str(r["type"]), r.get("damaged") == "YES",
                     _int(r.get("halted_until"), None))
         world.factories[f.id] = f
-    for r in _rows(table_rows(tables, "regiments")):
+    for r in state_rows(tables, "regiments"):
         g = Regiment(key(r["id"]), str(r.get("name") or r["id"]), key(r["owner"]), str(r["type"]),
                      str(r["experience"]), hex_id(r.get("system")), key(r.get("jumpship")),
                      r.get("damaged") == "YES")
         world.regiments[g.id] = g
-    for r in _rows(table_rows(tables, "jumpships")):
+    for r in state_rows(tables, "jumpships"):
         s = Jumpship(key(r["id"]), key(r["owner"]), str(r["class"]), hex_id(r["hex"]))
         world.jumpships[s.id] = s
-    for r in _rows(table_rows(tables, "jobs")):
+    for r in state_rows(tables, "jobs"):
         world.jobs.append(Job(str(r["id"]), key(r["faction"]), str(r["kind"]), hex_id(r.get("system")),
                               key(r.get("factory")), str(r.get("item") or ""), str(r.get("name") or ""),
                               _int(r.get("turns_left")) or 0, _int(r.get("ordered_turn")) or 0))
-    for r in _rows(table_rows(tables, "research_points")):
+    for r in state_rows(tables, "research_points"):
         k = (key(r["faction"]), str(r["line"]))
         world.points[k] = _int(r.get("points")) or 0
         if r.get("opened") == "YES":
             world.opened.add(k)
-    for r in _rows(table_rows(tables, "labs")):
+    for r in state_rows(tables, "labs"):
         world.labs[(key(r["faction"]), int(r["lab"]))] = (str(r.get("line") or ""), _int(r.get("unlock_at"), None))
-    for r in _rows(table_rows(tables, "sales")):
+    for r in state_rows(tables, "sales"):
         world.sales.append(Sale(key(r["seller"]), key(r["buyer"]), str(r["line"]), int(r["points"]),
                                 int(r["effective_turn"])))
-    for r in _rows(table_rows(tables, "commandos")):
+    for r in state_rows(tables, "commandos"):
         c = Commando(key(r["id"]), key(r["owner"]), hex_id(r.get("system")), key(r.get("regiment")),
                      _int(r.get("established_turn")) or 0)
         world.commandos[c.id] = c
-    for r in _rows(table_rows(tables, "unrest")):
+    for r in state_rows(tables, "unrest"):
         world.unrest[hex_id(r["hex"])] = Unrest(r.get("civil") == "YES", r.get("military") == "YES",
                                                _int(r.get("revolt"), None), key(r.get("instigator")),
                                                _int(r.get("quiet_until"), None), r.get("force_only") == "YES")
-    for r in _rows(table_rows(tables, "unrest_mods")):
+    for r in state_rows(tables, "unrest_mods"):
         world.unrest_mods.append((hex_id(r["hex"]), int(r["value"]), int(r["first_turn"]), int(r["last_turn"])))
-    for r in _rows(table_rows(tables, "known_regiments")):
+    for r in state_rows(tables, "known_regiments"):
         world.known.add((key(r["faction"]), key(r["regiment"])))
-    for r in _rows(table_rows(tables, "neutral")):
+    for r in state_rows(tables, "neutral"):
         world.neutral[key(r["regiment"])] = hex_id(r["system"])
     return world
 

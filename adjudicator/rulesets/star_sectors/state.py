@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.row_table import table_rows
-from adjudicator.engine.sheets import plain_rows
+from adjudicator.engine.sheets import state_rows
 from adjudicator.rulesets.star_sectors.index import Fleets, Squares
 
 if TYPE_CHECKING:  # pandas is imported where the tables after a turn are made: checking orders needs none
@@ -148,7 +148,7 @@ def snapshot_of(tables: Mapping[str, pd.DataFrame]) -> World:
 def world_from_tables(tables: Mapping[str, pd.DataFrame]) -> World:
     """The world of the campaign's state tables (their rows read as kept: no frame made)."""
     squares = {}
-    for row in plain_rows(table_rows(tables, "map")):
+    for row in state_rows(tables, "map"):
         sid = square_id(row["square"])
         builders = frozenset(
             b.strip().upper() for b in str(row.get("build") or "").replace(";", ",").split(",") if b.strip()
@@ -156,16 +156,16 @@ def world_from_tables(tables: Mapping[str, pd.DataFrame]) -> World:
         squares[sid] = Square(
             sid, int(row["x"]), int(row["y"]), int(row["income"]), row.get("passable") != "NO", builders
         )
-    treasury = {str(r["id"]): int(r.get("treasury") or 0) for r in plain_rows(table_rows(tables, "factions"))}
+    treasury = {str(r["id"]): int(r.get("treasury") or 0) for r in state_rows(tables, "factions")}
     fleets: dict[tuple[str, str], int] = {}
     labels: dict[tuple[str, str], str] = {}
-    for row in plain_rows(table_rows(tables, "fleets")):
+    for row in state_rows(tables, "fleets"):
         key = (str(row["faction"]), square_id(row["square"]))
         fleets[key] = fleets.get(key, 0) + int(row["value"])
         if row.get("label"):
             labels[key] = str(row["label"])
     projects = {}
-    for row in plain_rows(table_rows(tables, "projects")):
+    for row in state_rows(tables, "projects"):
         projects[str(row["project"])] = Project(
             id=str(row["project"]),
             faction=str(row["faction"]),
@@ -180,7 +180,7 @@ def world_from_tables(tables: Mapping[str, pd.DataFrame]) -> World:
         )
     usages = [
         Usage(str(r["project"]), str(r["faction"]), int(r["turn"]), str(r.get("opponent") or ""))
-        for r in plain_rows(table_rows(tables, "usages"))
+        for r in state_rows(tables, "usages")
     ]
     return World(squares, treasury, {k: v for k, v in fleets.items() if v > 0}, labels, projects, usages)
 
